@@ -1,0 +1,262 @@
+# gamepanel.panel: developer and CI entry points.
+#
+#   make demo    start the panel emulator, show the fleet, restart part of it, stop the emulator
+#   make test    every check (the list is TEST_STEPS below); .ci/run calls it
+#
+# Everything runs from virtual environments under .venv/, built from the pinned files
+# in requirements/ (re-built when a requirements file changes). See docs/testing.md.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+.DELETE_ON_ERROR:
+
+ROOT := $(CURDIR)
+VENV := .venv
+BUILD := build
+COLL_ROOT := $(BUILD)/ansible_collections
+COLL := $(COLL_ROOT)/gamepanel/panel
+COLLECTIONS_PATH := $(ROOT)/$(BUILD)/collections
+VERSION := $(shell sed -n 's/^version:[[:space:]]*//p' galaxy.yml)
+TARBALL := $(BUILD)/gamepanel-panel-$(VERSION).tar.gz
+TMP := $(ROOT)/.tmp
+
+# ---------------------------------------------------------------------------
+# Interpreters. ansible-core 2.17 (the oldest supported) runs on Python 3.11; the newest
+# ansible-core needs Python 3.12+, we use 3.13. pyenv shims of versions that are not the
+# global one fail when run, so the real interpreters are looked up under $(pyenv root).
+# Override with `make PYTHON_OLDEST=... PYTHON_LATEST=...`.
+PYENV_ROOT_DIR := $(shell pyenv root 2>/dev/null)
+first_python = $(shell for p in $(1); do if "$$p" -c 'import sys' >/dev/null 2>&1; then command -v "$$p"; break; fi; done)
+ifeq ($(origin PYTHON_OLDEST),undefined)
+PYTHON_OLDEST := $(call first_python,$(wildcard $(PYENV_ROOT_DIR)/versions/3.11.*/bin/python3.11) python3.11 python3)
+endif
+ifeq ($(origin PYTHON_LATEST),undefined)
+PYTHON_LATEST := $(call first_python,$(wildcard $(PYENV_ROOT_DIR)/versions/3.13.*/bin/python3.13) \
+	$(wildcard $(PYENV_ROOT_DIR)/versions/3.12.*/bin/python3.12) python3.13 python3.12 python3)
+endif
+export PYTHON_OLDEST PYTHON_LATEST
+
+# One virtual environment per requirements file, and the interpreter it is built from.
+VENV_NAMES := test-ansible-2.17 test-ansible-latest lint galaxy-importer changelog
+PY_test-ansible-2.17 = $(PYTHON_OLDEST)
+PY_test-ansible-latest = $(PYTHON_LATEST)
+PY_lint = $(PYTHON_LATEST)
+PY_galaxy-importer = $(PYTHON_LATEST)
+PY_changelog = $(PYTHON_OLDEST)
+stamp = $(VENV)/$(1)/.installed
+STAMPS := $(foreach name,$(VENV_NAMES),$(call stamp,$(name)))
+
+# The two ansible-core versions tested: venv name, Python version ansible-test is told.
+T17 := $(VENV)/test-ansible-2.17/bin
+TLT := $(VENV)/test-ansible-latest/bin
+TEST_VENVS := test-ansible-2.17 test-ansible-latest
+
+# Environment of every ansible command make runs itself: the installed collection, and no
+# writes to ~/.ansible (ansible-test keeps its own cache in ~/.ansible/test regardless).
+ANSIBLE_ENV := ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS_PATH) ANSIBLE_HOME=$(TMP)/ansible-home \
+	ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0
+
+PYTEST_OPTS := -p no:cacheprovider --rootdir=$(ROOT) -ra --color=$(if $(CI),no,auto)
+INTEGRATION_WORKERS ?= 2
+
+# The steps of `make test`, in order. The first three prepare; a failure there stops the run.
+SETUP_STEPS := venvs collection get-pip-standin
+CHECK_STEPS := docs-check units emulator-tests integration lint galaxy-importer sanity
+TEST_STEPS := $(SETUP_STEPS) $(CHECK_STEPS)
+
+# pytest on each venv in turn, all of them even when one fails. pytest exits 5 when it
+# collected no test: that is a failure here, never a pass.
+# $(1): venv names, $(2): what to run (paths and options), $(3): environment prefix
+define pytest
+	@status=0; for venv in $(1); do \
+		bin=$(VENV)/$$venv/bin; \
+		echo "--> pytest $(2) with $$($$bin/python -c 'import ansible, sys; print("ansible-core", ansible.__version__, "/ Python", sys.version.split()[0])')"; \
+		rc=0; $(3) $$bin/python -m pytest $(PYTEST_OPTS) $(2) || rc=$$?; \
+		if [ $$rc -eq 5 ]; then echo "FAILED: pytest collected no test in $(2)"; fi; \
+		if [ $$rc -ne 0 ]; then status=1; fi; \
+	done; exit $$status
+endef
+
+.PHONY: FORCE help demo test venvs collection get-pip-standin sanity units emulator-tests integration \
+	lint galaxy-importer docs-check bench clean distclean interpreters
+
+help:
+	@echo "make demo             run the demo against the bundled panel emulator"
+	@echo "make test             run every check: $(TEST_STEPS)"
+	@echo "make venvs            create .venv/NAME from requirements/NAME.txt for: $(VENV_NAMES)"
+	@echo "make collection       build $(TARBALL) and install it into $(BUILD)/collections"
+	@echo "make get-pip-standin  provide the pip bootstrap script ansible-test would download"
+	@echo "make sanity           ansible-test sanity on ansible-core 2.17 and latest (no ignore entries)"
+	@echo "make units            unit tests on both ansible-core versions"
+	@echo "make emulator-tests   the emulator's own test suite"
+	@echo "make integration      playbook and inventory runs against the emulator, both versions"
+	@echo "make lint             ansible-lint --offline --profile production"
+	@echo "make galaxy-importer  the Galaxy import checks on the built tarball"
+	@echo "make docs-check       ansible-doc of every module and plugin; antsibull-changelog lint"
+	@echo "make bench            benchmarks (not part of make test)"
+	@echo "make clean            remove build output; make distclean also removes .venv"
+
+interpreters:
+	@echo "oldest: $(PYTHON_OLDEST) ($$("$(PYTHON_OLDEST)" --version 2>&1))"
+	@echo "latest: $(PYTHON_LATEST) ($$("$(PYTHON_LATEST)" --version 2>&1))"
+
+# ---------------------------------------------------------------------------
+# Virtual environments
+
+venvs: $(STAMPS)
+
+$(VENV)/%/.installed: requirements/%.txt
+	@if [ -z "$(PY_$*)" ]; then echo "no Python interpreter found for .venv/$*"; exit 1; fi
+	@echo "--> creating $(VENV)/$* with $(PY_$*) ($$("$(PY_$*)" --version 2>&1)) from $<"
+	@rm -rf $(VENV)/$*
+	@"$(PY_$*)" -m venv $(VENV)/$*
+	@PIP_NO_INPUT=1 $(VENV)/$*/bin/python -m pip install --disable-pip-version-check --progress-bar off \
+		-r $< > $(VENV)/$*.pip.log 2>&1 || { grep -v 'is neither a file nor a directory' $(VENV)/$*.pip.log; exit 1; }
+	@touch $@
+
+$(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest): requirements/emulator.txt
+
+# ---------------------------------------------------------------------------
+# The collection: a clean copy of the checkout (tracked and untracked-not-ignored files)
+# under build/ansible_collections/gamepanel/panel, where ansible-test needs it (it refuses
+# a symlink); the tarball built from that copy; the tarball installed into build/collections.
+# The copy gets a throwaway git repository: inside this checkout ansible-test would
+# otherwise take /work's repository, where build/ is ignored, and see no file at all.
+
+COLL_FINGERPRINT := $(BUILD)/.collection.sha1
+COLL_STAMP := $(BUILD)/.collection.stamp
+
+collection: $(COLL_STAMP)
+
+# A checksum of every file that goes into the copy, rewritten only when a file is added,
+# removed or changed: the copy and the tarball are rebuilt only then.
+$(COLL_FINGERPRINT): FORCE
+	@mkdir -p $(BUILD)
+	@git ls-files -z --cached --others --exclude-standard | LC_ALL=C sort -z \
+		| xargs -0 -r sha1sum 2>/dev/null > $@.new || true
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+
+$(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,test-ansible-2.17)
+	@rm -rf $(BUILD)/.ansible-test-output
+	@if [ -d $(COLL)/tests/output ]; then mv $(COLL)/tests/output $(BUILD)/.ansible-test-output; fi
+	@rm -rf $(COLL_ROOT) $(BUILD)/collections $(BUILD)/gamepanel-panel-*.tar.gz
+	@mkdir -p $(COLL)
+	@git ls-files -z --cached --others --exclude-standard \
+		| tar --null --files-from=- --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C $(COLL)
+	@cd $(COLL) && git init -q .
+	@# keep ansible-test's output (its delegation venv lives there) across rebuilds of the copy
+	@if [ -d $(BUILD)/.ansible-test-output ]; then mkdir -p $(COLL)/tests && mv $(BUILD)/.ansible-test-output $(COLL)/tests/output; fi
+	@$(ANSIBLE_ENV) $(T17)/ansible-galaxy collection build $(COLL) --output-path $(BUILD) --force
+	@$(ANSIBLE_ENV) $(T17)/ansible-galaxy collection install $(TARBALL) -p $(BUILD)/collections --force --offline \
+		| grep -v "is not part of the configured Ansible collections paths" || true
+	@test -f $(BUILD)/collections/ansible_collections/gamepanel/panel/MANIFEST.json
+	@touch $@
+
+FORCE:
+
+# ---------------------------------------------------------------------------
+# ansible-test downloads a get-pip.py bootstrap script from a host we cannot reach;
+# .ci/get_pip_standin.py writes a stand-in into ~/.ansible/test/cache for each version.
+
+# ansible-test keeps its cache and its sanity virtual environments under ~/.ansible/test.
+# ANSIBLE_TEST_HOME gives it another home (for example when several checkouts run sanity at
+# once on one machine); pip's download cache stays where it was.
+ANSIBLE_TEST_HOME ?=
+ANSIBLE_TEST_ENV := $(if $(ANSIBLE_TEST_HOME),HOME=$(abspath $(ANSIBLE_TEST_HOME)) PIP_CACHE_DIR=$(HOME)/.cache/pip)
+
+get-pip-standin: $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest)
+	@$(ANSIBLE_TEST_ENV) $(T17)/python .ci/get_pip_standin.py --install-cache
+	@$(ANSIBLE_TEST_ENV) $(TLT)/python .ci/get_pip_standin.py --install-cache
+
+# ---------------------------------------------------------------------------
+# Checks
+
+sanity: get-pip-standin collection
+	@status=0; for venv in $(TEST_VENVS); do \
+		bin=$(ROOT)/$(VENV)/$$venv/bin; \
+		py=$$($$bin/python -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
+		echo "--> ansible-test sanity, ansible-core $$($$bin/python -c 'import ansible; print(ansible.__version__)'), Python $$py"; \
+		(cd $(COLL) && $(ANSIBLE_TEST_ENV) PATH=$$bin:$$PATH $$bin/ansible-test sanity --venv --python $$py \
+			--color $(if $(CI),no,yes)) || status=1; \
+	done; exit $$status
+
+units: $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest)
+	$(call pytest,$(TEST_VENVS),tests/unit)
+
+emulator-tests: $(call stamp,test-ansible-2.17)
+	$(call pytest,test-ansible-2.17,tests/emulator/tests)
+
+integration: collection $(call stamp,test-ansible-latest)
+	$(call pytest,$(TEST_VENVS),tests/integration -n $(INTEGRATION_WORKERS),GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
+
+lint: collection $(call stamp,lint)
+	@$(ANSIBLE_ENV) $(VENV)/lint/bin/ansible-lint --version
+	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --offline --profile production
+
+galaxy-importer: collection $(call stamp,galaxy-importer)
+	@mkdir -p $(TMP)/galaxy-importer
+	@rc=0; GALAXY_IMPORTER_CONFIG=$(ROOT)/.ci/galaxy-importer.cfg \
+		GALAXY_IMPORTER_ANSIBLE_LOCAL_TMP=$(TMP)/galaxy-importer/ansible-tmp \
+		GALAXY_IMPORTER_TMP_ROOT_DIR=$(TMP)/galaxy-importer \
+		$(ANSIBLE_ENV) $(VENV)/galaxy-importer/bin/python -m galaxy_importer.main $(TARBALL) \
+		> $(TMP)/galaxy-importer/output.txt 2>&1 || rc=$$?; \
+	cat $(TMP)/galaxy-importer/output.txt; \
+	if [ $$rc -ne 0 ]; then echo "FAILED: galaxy-importer exited $$rc"; exit 1; fi; \
+	if grep -E '^(ERROR|WARNING):' $(TMP)/galaxy-importer/output.txt >/dev/null; then \
+		echo "FAILED: galaxy-importer reported the errors or warnings above"; exit 1; fi
+
+docs-check: collection $(call stamp,test-ansible-latest) $(call stamp,changelog)
+	@status=0; for venv in $(TEST_VENVS); do \
+		echo "--> ansible-doc with ansible-core $$($(VENV)/$$venv/bin/python -c 'import ansible; print(ansible.__version__)')"; \
+		$(ANSIBLE_ENV) $(VENV)/$$venv/bin/python .ci/docs_check.py $(ROOT) || status=1; \
+	done; \
+	echo "--> antsibull-changelog lint"; \
+	$(VENV)/changelog/bin/antsibull-changelog lint || status=1; \
+	exit $$status
+
+bench: collection
+	@ls tests/bench/*.py >/dev/null
+	@for f in tests/bench/*.py; do \
+		echo "--> $$f"; GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH) $(T17)/python $$f || exit 1; \
+	done
+
+# ---------------------------------------------------------------------------
+# The demo: the emulator plus the playbooks in playbooks/ and the inventory in demo/.
+
+demo: collection
+	@ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS_PATH) ANSIBLE_HOME=$(TMP)/demo/ansible-home $(if $(CI),ANSIBLE_NOCOLOR=1) \
+		$(T17)/python demo/run_demo.py
+
+# ---------------------------------------------------------------------------
+# make test: every step, timed; runs them all and fails at the end if any failed.
+
+test:
+	@echo "make test: oldest $(PYTHON_OLDEST), latest $(PYTHON_LATEST)"
+	@total_start=$$(date +%s); failed=""; passed=0; summary=""; \
+	run_step() { \
+		local step=$$1 start rc=0; shift; start=$$(date +%s); \
+		echo; echo "===== make $$step"; \
+		$(MAKE) "$$@" $$step || rc=$$?; \
+		local took=$$(( $$(date +%s) - start )); \
+		if [ $$rc -eq 0 ]; then passed=$$((passed + 1)); status=ok; else failed="$$failed $$step"; status=FAILED; fi; \
+		summary="$$summary$$(printf '  %-16s %-7s %5ss' "$$step" "$$status" "$$took")\n"; \
+		echo "===== make $$step: $$status in $${took}s"; \
+		return $$rc; \
+	}; \
+	for step in $(SETUP_STEPS); do \
+		if [ $$step = venvs ]; then run_step venvs -j3 --output-sync=target || break; \
+		else run_step $$step || break; fi; \
+	done; \
+	if [ -z "$$failed" ]; then for step in $(CHECK_STEPS); do run_step $$step || true; done; fi; \
+	echo; echo "===== summary (total $$(( $$(date +%s) - total_start ))s)"; printf "$$summary"; \
+	count_failed=$$(echo $$failed | wc -w); \
+	echo "steps: $$passed passed, $$count_failed failed"; \
+	if [ -n "$$failed" ]; then echo "failed steps:$$failed"; exit 1; fi
+
+clean:
+	rm -rf $(BUILD) .tmp tests/output .ansible .pytest_cache
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,168 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Drive `make demo`: the collection against the bundled panel emulator, end to end.
+
+1. start the emulator (tests/emulator/run.py --port 0) with its default fleet;
+2. show the fleet as an inventory (ansible-inventory --graph on demo/fleet.gamepanel.yml);
+3. report the fleet's status (playbooks/fleet_status.yml, gamepanel.panel.server_info);
+4. restart the online servers two at a time, skipping those with players on
+   (playbooks/restart_fleet.yml, gamepanel.panel.server_control);
+5. report the status again;
+and always stop the emulator, by the PID it was started with, whatever happened.
+
+Run it with the Python of a virtual environment that holds ansible-core, requests and
+aiohttp, with ANSIBLE_COLLECTIONS_PATH pointing at an installed gamepanel.panel
+(`make demo` does all of that).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WORK = ROOT / '.tmp' / 'demo'
+INVENTORY = ROOT / 'demo' / 'fleet.gamepanel.yml'
+PLUGINS = {
+    'module gamepanel.panel.server_info': 'plugins/modules/server_info.py',
+    'module gamepanel.panel.server_control': 'plugins/modules/server_control.py',
+    'inventory plugin gamepanel.panel.servers': 'plugins/inventory/servers.py',
+}
+DEMO_TOKEN = 'gp-test-owner-control'  # the emulator's default fixture: account acme (Team plan), owner olivia
+
+
+def banner(text: str) -> None:
+    """Print a step heading."""
+    print(f'\n==== {text}', flush=True)
+
+
+def installed_collection() -> Path | None:
+    """The gamepanel.panel found on ANSIBLE_COLLECTIONS_PATH, if any."""
+    for entry in os.environ.get('ANSIBLE_COLLECTIONS_PATH', '').split(os.pathsep):
+        if not entry:
+            continue
+        path = Path(entry)
+        for base in (path / 'ansible_collections', path):
+            if base.name == 'ansible_collections' and (base / 'gamepanel' / 'panel').is_dir():
+                return base / 'gamepanel' / 'panel'
+    return None
+
+
+def check_collection() -> None:
+    """Fail clearly when the collection, or a piece the demo needs, is missing."""
+    collection = installed_collection()
+    if collection is None:
+        raise SystemExit('demo: gamepanel.panel is not installed in ANSIBLE_COLLECTIONS_PATH '
+                         f'({os.environ.get("ANSIBLE_COLLECTIONS_PATH", "unset")}); run it with `make demo`.')
+    missing = [name for name, path in PLUGINS.items() if not (collection / path).is_file()]
+    if missing:
+        raise SystemExit(f'demo: the collection at {collection} lacks {", ".join(missing)}; '
+                         'the demo needs them all.')
+
+
+class Emulator:
+    """The panel emulator as a child process, always stopped by its PID."""
+
+    def __init__(self, python: str):
+        self.python = python
+        self.process: subprocess.Popen | None = None
+        self.info: dict = {}
+        self.log_path = WORK / 'emulator.log'
+
+    def start(self, timeout: float = 30.0) -> dict:
+        """Start it and return its first line (live, planned and control URLs, pid)."""
+        log = open(self.log_path, 'w', encoding='utf-8')  # pylint: disable=consider-using-with
+        self.process = subprocess.Popen(  # pylint: disable=consider-using-with
+            [self.python, str(ROOT / 'tests' / 'emulator' / 'run.py'), '--host', '127.0.0.1', '--port', '0'],
+            stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, text=True, cwd=ROOT)
+        log.close()
+        first_line: list[str] = []
+        reader = threading.Thread(target=lambda: first_line.append(self.process.stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(timeout)
+        if not first_line or not first_line[0].strip():
+            raise SystemExit(f'demo: the emulator did not start within {timeout:.0f}s; its log:\n'
+                             + self.log_path.read_text(encoding='utf-8'))
+        self.info = json.loads(first_line[0])
+        # Keep draining stdout so the emulator never blocks on a full pipe.
+        threading.Thread(target=self.process.stdout.read, daemon=True).start()
+        return self.info
+
+    def stop(self) -> None:
+        """SIGTERM by PID, then SIGKILL if it has not exited after 10 s."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        pid = self.process.pid
+        os.kill(pid, signal.SIGTERM)
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.kill(pid, signal.SIGKILL)
+            self.process.wait(10)
+        print(f'\n==== emulator (pid {pid}) stopped', flush=True)
+
+
+def run(command: list[str], env: dict[str, str]) -> None:
+    """Run one step, showing its output; stop the demo when it fails."""
+    print('$ ' + ' '.join(Path(part).name if index == 0 else part for index, part in enumerate(command)), flush=True)
+    result = subprocess.run(command, env=env, cwd=ROOT, check=False, stdin=subprocess.DEVNULL)
+    if result.returncode != 0:
+        raise SystemExit(f'demo: step failed (exit {result.returncode}): {" ".join(command)}')
+
+
+def main() -> int:
+    """Run the demo; the exit code says whether every step worked."""
+    bin_dir = Path(sys.executable).parent
+    check_collection()
+    WORK.mkdir(parents=True, exist_ok=True)
+    emulator = Emulator(sys.executable)
+    started = time.monotonic()
+    try:
+        banner('starting the panel emulator (tests/emulator/run.py)')
+        info = emulator.start()
+        print(f"emulator pid {emulator.process.pid}, live API at {info['live']}", flush=True)
+
+        env = dict(os.environ)
+        env.update({
+            'GAMEPANEL_BASE_URL': info['live'],
+            'GAMEPANEL_API_TOKEN': DEMO_TOKEN,
+            'GAMEPANEL_RATE_LIMIT': '600',
+            'GAMEPANEL_STATE_DIR': str(WORK / 'state'),
+            'ANSIBLE_LOCALHOST_WARNING': 'False',
+            'ANSIBLE_INVENTORY_UNPARSED_WARNING': 'False',
+            'ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED': 'True',
+            'ANSIBLE_RETRY_FILES_ENABLED': 'False',
+            'ANSIBLE_CALLBACK_RESULT_FORMAT': 'yaml',
+            'ANSIBLE_PYTHON_INTERPRETER': sys.executable,
+        })
+        env.setdefault('ANSIBLE_HOME', str(WORK / 'ansible-home'))
+        playbook = str(bin_dir / 'ansible-playbook')
+
+        banner('the fleet as an inventory (gamepanel.panel.servers)')
+        run([str(bin_dir / 'ansible-inventory'), '-i', str(INVENTORY), '--graph'], env)
+
+        banner('fleet status (playbooks/fleet_status.yml, gamepanel.panel.server_info)')
+        run([playbook, 'playbooks/fleet_status.yml'], env)
+
+        banner('restart the online servers, two at a time, skipping any with players on '
+               '(playbooks/restart_fleet.yml, gamepanel.panel.server_control)')
+        run([playbook, '-i', str(INVENTORY), 'playbooks/restart_fleet.yml',
+             '-e', 'restart_hosts=status_online', '-e', 'restart_batch=2', '-e', 'restart_max_players=0',
+             '-e', 'restart_poll_interval=0.5', '-e', 'restart_wait_timeout=60'], env)
+
+        banner('fleet status after the restart')
+        run([playbook, 'playbooks/fleet_status.yml'], env)
+    finally:
+        emulator.stop()
+    print(f'\ndemo finished in {time.monotonic() - started:.1f}s', flush=True)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,129 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The connection options shared by every gamepanel.panel module and plugin."""
+
+from __future__ import annotations
+
+
+class ModuleDocFragment(object):
+
+    # For modules (gamepanel.panel.panel): environment variables are argument-spec fallbacks.
+    DOCUMENTATION = r'''
+options:
+  api_token:
+    description:
+      - "API token of the panel account, sent as C(Authorization: Bearer <token>)."
+      - Create one in the panel under B(Settings → API tokens). A C(read-only) token is enough to read servers;
+        actions need a C(control) token (scope C(servers:control)) whose user is an owner or admin.
+      - If not set, the value of the E(GAMEPANEL_API_TOKEN) environment variable is used. One of the two is required.
+      - The token never appears in the module's output, messages or logs.
+    type: str
+  base_url:
+    description:
+      - Root URL of the panel's API, including the version segment, for example V(https://panel.example.com/api/v1).
+      - If not set, the value of the E(GAMEPANEL_BASE_URL) environment variable is used. One of the two is required.
+    type: str
+  api_variant:
+    description:
+      - Which variant of the API the panel offers.
+      - V(live) is the released API, with the sub-resources players, metrics, console and resources and one control
+        endpoint for start, stop and restart.
+      - V(planned) is the announced, not yet released API, with the sub-resource players only and a restart endpoint
+        (no start or stop).
+      - If not set, the value of the E(GAMEPANEL_API_VARIANT) environment variable is used.
+    type: str
+    choices: [live, planned]
+    default: live
+  validate_certs:
+    description:
+      - Whether to verify the panel's TLS certificate. Set to V(false) only for a test panel with a self-signed certificate.
+    type: bool
+    default: true
+  request_timeout:
+    description:
+      - Seconds to wait for the panel to accept a connection and, separately, to answer one request.
+    type: float
+    default: 30
+  rate_limit:
+    description:
+      - Requests per minute this token may send; the plan sets it (Pro V(120), Team V(600)).
+      - Every module and inventory process on the controller that uses the same token shares this budget,
+        so many forks together stay under the panel's limit. V(0) turns the client-side pacing off.
+      - If not set, the value of the E(GAMEPANEL_RATE_LIMIT) environment variable is used.
+    type: int
+    default: 120
+  retry_timeout:
+    description:
+      - Seconds one request may spend being retried after a rate-limit answer (HTTP 429), a server error (5xx)
+        or a connection failure.
+      - Reads are retried; an action is retried only when the panel surely did not receive it (HTTP 429, connection
+        refused), never after an answer that leaves open whether it was queued.
+      - V(0) turns retries off.
+    type: float
+    default: 60
+requirements:
+  - requests (Python library, on the host the module runs on)
+notes:
+  - The panel counts requests per token per minute. The shared budget lives in files named by a hash of the token
+    under E(GAMEPANEL_STATE_DIR), by default C(~/.ansible/tmp/gamepanel).
+'''
+
+    # For inventory and other plugins (gamepanel.panel.panel.plugin): the same options,
+    # read through Ansible's plugin configuration, so environment variables are `env:` entries.
+    PLUGIN = r'''
+options:
+  api_token:
+    description:
+      - "API token of the panel account, sent as C(Authorization: Bearer <token>)."
+      - Create one in the panel under B(Settings → API tokens). A C(read-only) token is enough.
+      - One of this option and the environment variable is required.
+      - The token never appears in the plugin's output, messages, logs or cache.
+    type: str
+    env:
+      - name: GAMEPANEL_API_TOKEN
+  base_url:
+    description:
+      - Root URL of the panel's API, including the version segment, for example V(https://panel.example.com/api/v1).
+      - One of this option and the environment variable is required.
+    type: str
+    env:
+      - name: GAMEPANEL_BASE_URL
+  api_variant:
+    description:
+      - Which variant of the API the panel offers.
+      - V(live) is the released API; V(planned) is the announced, not yet released API with the sub-resource
+        players only.
+    type: str
+    choices: [live, planned]
+    default: live
+    env:
+      - name: GAMEPANEL_API_VARIANT
+  validate_certs:
+    description:
+      - Whether to verify the panel's TLS certificate. Set to V(false) only for a test panel with a self-signed certificate.
+    type: bool
+    default: true
+  request_timeout:
+    description:
+      - Seconds to wait for the panel to accept a connection and, separately, to answer one request.
+    type: float
+    default: 30
+  rate_limit:
+    description:
+      - Requests per minute this token may send; the plan sets it (Pro V(120), Team V(600)).
+      - Shared with every module and inventory process on the controller that uses the same token. V(0) turns the
+        client-side pacing off.
+    type: int
+    default: 120
+    env:
+      - name: GAMEPANEL_RATE_LIMIT
+  retry_timeout:
+    description:
+      - Seconds one request may spend being retried after a rate-limit answer (HTTP 429), a server error (5xx)
+        or a connection failure. V(0) turns retries off.
+    type: float
+    default: 60
+requirements:
+  - requests (Python library, on the controller)
+'''

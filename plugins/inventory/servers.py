@@ -1,0 +1,365 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+name: servers
+short_description: Game servers of a gamepanel account as inventory hosts
+version_added: 1.0.0
+description:
+  - Reads every game server the API token can access from the panel's REST API and adds one
+    inventory host per server, with the server's live state as host variables.
+  - The whole fleet costs one list request, or one per page when the panel pages the list;
+    never one request per server.
+  - "Every host is in the group C(gamepanel), in one group per game (C(game_<game>)) and in one
+    group per status (C(status_<status>)). Group names follow Ansible's group-name rules: characters
+    that are not letters, digits or underscores become underscores. A server without a game or
+    status gets no group for it."
+  - "Host names come from the server's name (or its id, see O(hostname_source)). Every run of
+    characters other than letters, digits (of any script), C(_), C(-) and C(.) becomes one C(_),
+    and C(_), C(-), C(.) are trimmed from both ends, so no name can be read as a host pattern
+    or a template. When two or more servers end up with the same name, or a name equals
+    C(all), C(ungrouped), C(localhost), C(127.0.0.1) or one of the group names above, every
+    such server gets C(_<id>) appended; the result never depends on the order the API lists
+    servers in. The server's real name is always in the host variable C(gamepanel_name)."
+  - "The hosts are game servers managed through the panel, not machines to log into: by default
+    (O(local_connection)) each host gets C(ansible_connection=local) and the controller's Python,
+    so tasks such as M(gamepanel.panel.server_info) run on the controller with
+    C(id: \"{{ gamepanel_id }}\") and no SSH access is needed."
+  - "An API error (bad or revoked token, Starter plan, unpaid plan, unreachable panel) fails the
+    source with the same message the modules give. Ansible reports a failed source as a warning
+    and goes on with the other sources; set C(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=true)
+    (or C(any_unparsed_is_failed = true) under C([inventory]) in C(ansible.cfg)) so scheduled
+    jobs stop instead of running against no hosts."
+  - The configuration file name must end in C(gamepanel.yml) or C(gamepanel.yaml).
+requirements:
+  - requests
+extends_documentation_fragment:
+  - gamepanel.panel.panel.plugin
+  - ansible.builtin.constructed
+  - ansible.builtin.inventory_cache
+options:
+  plugin:
+    description: Marks the file as a configuration of this plugin.
+    type: str
+    required: true
+    choices: [gamepanel.panel.servers]
+  hostname_source:
+    description:
+      - Server field the inventory host name is made from.
+      - V(name) gives readable host names; V(id) gives names that stay the same when a server
+        is renamed in the panel.
+    type: str
+    choices: [name, id]
+    default: name
+  hostvar_prefix:
+    description:
+      - Prefix of the host variables holding the server's fields.
+      - With the default, the variables are C(gamepanel_id), C(gamepanel_name), C(gamepanel_game),
+        C(gamepanel_status), C(gamepanel_players) (a dictionary with C(current) and C(max)),
+        C(gamepanel_cpu), C(gamepanel_memory_mb) and C(gamepanel_uptime_seconds).
+      - A field the panel did not send is set to V(null).
+    type: str
+    default: gamepanel_
+  games:
+    description:
+      - Only add servers whose game is one of these values (exact match).
+      - Empty means every game.
+    type: list
+    elements: str
+    default: []
+  statuses:
+    description:
+      - Only add servers whose status is one of these values (exact match).
+      - Empty means every status.
+    type: list
+    elements: str
+    default: []
+  name_patterns:
+    description:
+      - Only add servers whose name (as the panel gives it, before it is made a host name)
+        matches one of these shell-style patterns, such as C(Rust*).
+      - Empty means every name.
+    type: list
+    elements: str
+    default: []
+  local_connection:
+    description:
+      - Give every host C(ansible_connection=local) and C(ansible_python_interpreter={{ ansible_playbook_python }}),
+        so tasks for a game server run on the controller, with the Python that runs Ansible
+        (the one where C(requests) is installed).
+      - Set to V(false) when you want to reach the machines behind the servers another way,
+        for example with O(compose) setting C(ansible_host).
+      - Variables set by O(compose) win over these.
+    type: bool
+    default: true
+'''
+
+EXAMPLES = r'''
+# fleet.gamepanel.yml: the smallest configuration. The token comes from GAMEPANEL_API_TOKEN
+# and the address from GAMEPANEL_BASE_URL.
+plugin: gamepanel.panel.servers
+
+# ---
+# Token and address written as templates: read from other environment variables.
+plugin: gamepanel.panel.servers
+base_url: https://panel.example.com/api/v1
+api_token: "{{ lookup('ansible.builtin.env', 'ACME_PANEL_TOKEN') }}"
+
+# ---
+# Token encrypted with ansible-vault (ansible-vault encrypt_string --name api_token);
+# run ansible-inventory or ansible-playbook with --ask-vault-pass or --vault-password-file.
+plugin: gamepanel.panel.servers
+base_url: https://panel.example.com/api/v1
+api_token: !vault |
+  $ANSIBLE_VAULT;1.1;AES256
+  6231...
+
+# ---
+# Only the Minecraft and Rust servers that are online and whose name starts with "EU";
+# host names from server ids.
+plugin: gamepanel.panel.servers
+games: [minecraft, rust]
+statuses: [online]
+name_patterns: ["EU*"]
+hostname_source: id
+
+# ---
+# Extra groups from the live state: players_busy / players_empty, and a group of
+# servers running for more than a week.
+plugin: gamepanel.panel.servers
+keyed_groups:
+  - prefix: players
+    key: "'busy' if (gamepanel_players.current | default(0)) > 0 else 'empty'"
+groups:
+  up_for_a_week: (gamepanel_uptime_seconds | default(0)) > 604800
+compose:
+  player_slots_free: gamepanel_players.max - gamepanel_players.current
+
+# ---
+# Cache the server list for five minutes in JSON files; the token is never written there.
+# A run within the cache lifetime makes no request; ansible-playbook --flush-cache and
+# meta: refresh_inventory ask the panel again.
+plugin: gamepanel.panel.servers
+cache: true
+cache_plugin: ansible.builtin.jsonfile
+cache_connection: ~/.cache/gamepanel-inventory
+cache_timeout: 300
+
+# ---
+# The planned (not yet released) API variant; Team plan rate limit.
+plugin: gamepanel.panel.servers
+api_variant: planned
+base_url: https://panel.example.com/planned/v1
+rate_limit: 600
+'''
+
+import hashlib
+
+from ansible.errors import AnsibleError, AnsibleParserError
+from ansible.module_utils.common.text.converters import to_native
+from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+from ansible.utils.unsafe_proxy import AnsibleUnsafeText, wrap_var
+
+from ansible_collections.gamepanel.panel.plugins.module_utils import inventory_naming as naming
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.servers import filter_servers
+
+try:
+    from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient
+except ImportError as client_import_error:  # requests missing on the controller: say so when the panel is needed
+    PanelClient = None
+    CLIENT_IMPORT_ERROR = client_import_error
+else:
+    CLIENT_IMPORT_ERROR = None
+
+# Bump when the cached structure changes, so an old cache entry counts as a miss.
+CACHE_FORMAT = 1
+
+# Variables that make a host run its tasks on the controller (see the local_connection option).
+LOCAL_CONNECTION_VARIABLES = {
+    'ansible_connection': 'local',
+    'ansible_python_interpreter': '{{ ansible_playbook_python }}',
+}
+
+CONFIG_SUFFIXES = ('gamepanel.yml', 'gamepanel.yaml')
+
+
+def untrusted(value):
+    """``value`` marked unsafe for templating, as wrap_var would, with fast paths for the field types of a server.
+
+    wrap_var's generic type checks were the largest cost of building a 10,000-host inventory.
+    """
+    kind = type(value)
+    if kind is str:
+        return AnsibleUnsafeText(value)
+    if value is None or kind in (int, float, bool):
+        return value
+    if kind is dict:
+        return dict((key, untrusted(item)) for key, item in value.items())
+    return wrap_var(value)
+
+
+class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
+
+    NAME = 'gamepanel.panel.servers'
+
+    def verify_file(self, path):
+        return super(InventoryModule, self).verify_file(path) and path.endswith(CONFIG_SUFFIXES)
+
+    def parse(self, inventory, loader, path, cache=True):
+        super(InventoryModule, self).parse(inventory, loader, path, cache)
+        self._read_config_data(path)
+        connection = self._connection_settings()
+        servers = self._servers(path, connection, use_cache=cache)
+        self._populate(self._filtered(servers))
+
+    # -- options ------------------------------------------------------------------------------
+
+    def _templated_option(self, name):
+        """Option value with templates rendered, so lookups and extra vars work; vault decrypts here too."""
+        value = self.get_option(name)
+        if isinstance(value, str) and self.templar.is_template(value):
+            self.templar.available_variables = self._vars
+            value = self.templar.template(value)
+        return None if value is None else to_native(value)
+
+    def _connection_settings(self):
+        settings = {
+            'base_url': self._templated_option('base_url'),
+            'api_token': self._templated_option('api_token'),
+            'api_variant': self._templated_option('api_variant') or 'live',
+            'validate_certs': self.get_option('validate_certs'),
+            'request_timeout': self.get_option('request_timeout'),
+            'rate_limit': self.get_option('rate_limit'),
+            'retry_timeout': self.get_option('retry_timeout'),
+        }
+        # Checked here, not left to the client, because the cache key needs both before any client exists.
+        if not settings['api_token'] or not settings['api_token'].strip():
+            raise AnsibleParserError(
+                'No API token was given: set api_token or the GAMEPANEL_API_TOKEN environment variable. '
+                'Create a token in the panel under Settings \u2192 API tokens.'
+            )
+        if not settings['base_url'] or not settings['base_url'].strip():
+            raise AnsibleParserError(
+                'No base_url was given: set base_url or the GAMEPANEL_BASE_URL environment variable to the API root '
+                'including the version segment, for example https://panel.example.com/api/v1.'
+            )
+        return settings
+
+    # -- data: cache or panel -----------------------------------------------------------------
+
+    def _servers(self, path, connection, use_cache):
+        """The normalised server list, from the cache when allowed and fresh, else from the panel."""
+        cache_enabled = self.get_option('cache')
+        cache_key = self._cache_key_for(path, connection)
+        if cache_enabled and use_cache:
+            cached = self._cached_servers(cache_key)
+            if cached is not None:
+                return cached
+        servers = self._fetch_servers(connection)
+        if cache_enabled:
+            # Only server data goes in: the token, even hashed, stays out of the value.
+            self._cache[cache_key] = {'format': CACHE_FORMAT, 'servers': servers}
+        return servers
+
+    def _cache_key_for(self, path, connection):
+        # The key tells apart panels, variants and tokens (different tokens may see different
+        # accounts) through a one-way digest; the token itself is never stored.
+        digest = hashlib.sha256()
+        for part in (connection['base_url'], connection['api_variant'], connection['api_token']):
+            digest.update(part.encode('utf-8'))
+            digest.update(b'\0')
+        return '%s_%s' % (self.get_cache_key(path), digest.hexdigest()[:16])
+
+    def _cached_servers(self, cache_key):
+        try:
+            entry = self._cache[cache_key]
+        except KeyError:
+            return None
+        if not isinstance(entry, dict) or entry.get('format') != CACHE_FORMAT or not isinstance(entry.get('servers'), list):
+            return None
+        return entry['servers']
+
+    def _fetch_servers(self, connection):
+        client = self._make_client(connection)
+        try:
+            return client.list_servers()
+        except PanelError as error:
+            # The client's message is complete and token-free; repeat it as the modules do.
+            raise AnsibleError(to_native(error))
+
+    def _make_client(self, connection):
+        """Built only when the panel must be asked, so a cache hit touches neither network nor budget."""
+        if CLIENT_IMPORT_ERROR is not None:
+            raise AnsibleError('%s needs the Python library requests on the controller: %s' % (self.NAME, to_native(CLIENT_IMPORT_ERROR)))
+        return PanelClient(**connection)
+
+    # -- inventory ----------------------------------------------------------------------------
+
+    def _filtered(self, servers):
+        games = self.get_option('games') or None
+        statuses = self.get_option('statuses') or None
+        names = self.get_option('name_patterns') or None
+        if not (games or statuses or names):
+            return servers
+        selected = filter_servers(servers, names=names, games=games, statuses=statuses)
+        if servers and not selected:
+            self.display.v('%s: the panel listed %d servers, none passed games/statuses/name_patterns.' % (self.NAME, len(servers)))
+        return selected
+
+    def _nameable(self, servers, hostname_source):
+        """Servers that can be named; one the panel sent with neither name nor id is skipped loudly."""
+        kept = [server for server in servers if naming.base_host_name(server, hostname_source)]
+        if len(kept) != len(servers):
+            self.display.warning('%s: skipped %d server(s) the panel listed without a usable %s.'
+                                 % (self.NAME, len(servers) - len(kept), 'id' if hostname_source == 'id' else 'name or id'))
+        return kept
+
+    def _populate(self, servers):
+        try:
+            prefix = naming.check_hostvar_prefix(self.get_option('hostvar_prefix'))
+            hostname_source = self.get_option('hostname_source')
+            servers = self._nameable(servers, hostname_source)
+            group_names = naming.fleet_group_names(servers, self._sanitize_group_name)
+            hosts = naming.assign_host_names(servers, hostname_source, reserved=group_names)
+        except ValueError as error:
+            raise AnsibleParserError(to_native(error))
+
+        inventory = self.inventory
+        for group_name in group_names:
+            inventory.add_group(group_name)
+
+        extra_variables = LOCAL_CONNECTION_VARIABLES if self.get_option('local_connection') else {}
+        construct = self._constructed_features()
+        for host_name, server in hosts:
+            inventory.add_host(host_name, group=naming.ALL_SERVERS_GROUP)
+            for group_name in naming.group_names_for(server, self._sanitize_group_name)[1:]:
+                inventory.add_child(group_name, host_name)
+            # The panel's data is not trusted as a template: a server named "{{ ... }}" stays text.
+            variables = dict((name, untrusted(value)) for name, value in naming.host_variables(server, prefix).items())
+            # Straight to the Host (the same call InventoryData.set_variable ends in): skipping
+            # the name lookup and debug line per variable is measurable over 10,000 hosts.
+            host = inventory.get_host(host_name)
+            for name, value in extra_variables.items():
+                host.set_variable(name, value)
+            for name, value in variables.items():
+                host.set_variable(name, value)
+            if construct:
+                self._construct(host_name, variables, *construct)
+
+    def _constructed_features(self):
+        """The compose/groups/keyed_groups settings, or None when none is configured (skips their per-host cost)."""
+        compose = self.get_option('compose')
+        groups = self.get_option('groups')
+        keyed_groups = self.get_option('keyed_groups')
+        if not (compose or groups or keyed_groups):
+            return None
+        return compose, groups, keyed_groups, self.get_option('strict')
+
+    def _construct(self, host_name, variables, compose, groups, keyed_groups, strict):
+        self._set_composite_vars(compose, variables, host_name, strict=strict)
+        self._add_host_to_composed_groups(groups, variables, host_name, strict=strict)
+        self._add_host_to_keyed_groups(keyed_groups, variables, host_name, strict=strict)

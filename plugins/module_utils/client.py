@@ -1,0 +1,415 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The panel's REST API client, used by every module and by the inventory plugin.
+
+One interface over both API variants (``live``: a single control endpoint;
+``planned``: one endpoint per action), tolerant of everything the specification
+leaves open (list envelope, pagination, missing fields, error body shape).  Retries
+live in retry.py, request pacing in ratelimit.py, message wording in errors.py.
+
+The API token never leaves this object except in the Authorization header: it is
+held by a wrapper whose repr is redacted, every PanelError leaving a public method
+is scrubbed of it, and the rate budget is keyed by its hash.
+"""
+
+from __future__ import annotations
+
+import functools
+import traceback
+from urllib.parse import quote, urljoin, urlsplit
+
+from ansible_collections.gamepanel.panel.plugins.module_utils import errors
+from ansible_collections.gamepanel.panel.plugins.module_utils.ratelimit import SharedBudget
+from ansible_collections.gamepanel.panel.plugins.module_utils.retry import RetryPolicy, SystemClock
+from ansible_collections.gamepanel.panel.plugins.module_utils.servers import SUBRESOURCES, normalize_server
+
+try:
+    import requests
+except ImportError:
+    HAS_REQUESTS = False
+    REQUESTS_IMPORT_ERROR = traceback.format_exc()
+else:
+    HAS_REQUESTS = True
+    REQUESTS_IMPORT_ERROR = None
+
+try:
+    from ansible.module_utils.ansible_release import __version__ as ANSIBLE_CORE_VERSION
+except ImportError:  # pragma: no cover - only outside ansible-core
+    ANSIBLE_CORE_VERSION = "unknown"
+
+# The collection's version; galaxy.yml must say the same (a unit test checks it).
+COLLECTION_VERSION = "0.1.0"
+USER_AGENT = "gamepanel.panel/%s (ansible-core %s)" % (COLLECTION_VERSION, ANSIBLE_CORE_VERSION)
+
+ACTIONS = ("start", "stop", "restart")
+
+# Where a list may hide inside an object, in the order they are tried.
+_LIST_KEYS = ("servers", "data", "items", "results")
+# Where a single server may hide inside an object that is not itself the server.
+_OBJECT_KEYS = ("server", "data", "item", "result")
+# A panel whose pagination never ends must not keep a play busy forever.
+MAX_PAGES = 10000
+
+
+class ApiVariant(object):
+    """What one variant of the API offers, and how it queues an action."""
+
+    def __init__(self, name, subresources, actions, control_endpoint=None):
+        self.name = name
+        self.subresources = subresources
+        self.actions = actions
+        self.control_endpoint = control_endpoint
+
+    def action_request(self, action):
+        """(last path segment, JSON body or None) of the POST that queues ``action``."""
+        if self.control_endpoint:
+            return self.control_endpoint, {"action": action}
+        return action, None
+
+
+VARIANTS = {
+    # The released API: one control endpoint taking {"action": ...}.
+    "live": ApiVariant("live", SUBRESOURCES, ACTIONS, control_endpoint="control"),
+    # Not released yet: players only, and restart as its own endpoint with no body.
+    "planned": ApiVariant("planned", ("players",), ("restart",)),
+}
+
+
+class _Secret(object):
+    """Holds the token; its repr and str never show it."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value):
+        self._value = value
+
+    def reveal(self):
+        return self._value
+
+    def __repr__(self):
+        return errors.REDACTED
+
+    __str__ = __repr__
+
+
+def encode_segment(segment):
+    """One URL path segment, percent-encoded so that it stays one segment.
+
+    ``quote(safe="")`` encodes "/", "?", "#", spaces and non-ASCII.  It leaves "."
+    alone, so a segment made only of dots ("." or "..") would be a dot-segment that
+    servers and proxies resolve to another path: its dots are encoded as %2E.
+    """
+    encoded = quote(segment, safe="")
+    if encoded and encoded.strip(".") == "":
+        encoded = encoded.replace(".", "%2E")
+    return encoded
+
+
+def _server_segment(server_id):
+    if server_id is None or (isinstance(server_id, str) and not server_id.strip()):
+        raise errors.PanelError("The server id is empty: give the id of a server as the panel shows it.")
+    return str(server_id)
+
+
+def _clean_token(api_token):
+    if not isinstance(api_token, str) or not api_token.strip():
+        raise errors.PanelAuthError(
+            "No API token was given: set api_token or the GAMEPANEL_API_TOKEN environment variable. "
+            "Create a token in the panel under Settings → API tokens.")
+    token = api_token.strip()  # a token pasted or read from a file often ends with a newline
+    if any(char.isspace() or not 32 < ord(char) < 127 for char in token):
+        raise errors.PanelAuthError(
+            "The API token contains spaces, line breaks or non-ASCII characters, so it cannot be sent "
+            "in an HTTP header. Copy it again from the panel (Settings → API tokens).")
+    return token
+
+
+def _scrubbed(method):
+    """Decorator: no PanelError leaves the client with the token in it, nor chained to a foreign exception."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except errors.PanelError as error:
+            raise error.scrub(self._token.reveal()) from None
+    return wrapper
+
+
+class PanelClient(object):
+    """Client for one panel, one token and one API variant.
+
+    ``session`` (a requests.Session), ``clock`` (``monotonic()``, ``time()``,
+    ``sleep()``) and ``budget`` (an object with ``acquire()``) are injected by tests;
+    by default a new session, the system clock and the token's SharedBudget are used.
+    """
+
+    def __init__(self, base_url, api_token, api_variant="live", validate_certs=True,
+                 request_timeout=30, rate_limit=120, retry_timeout=60, *, session=None, clock=None, budget=None):
+        if not HAS_REQUESTS:
+            raise errors.PanelError("The Python library requests is required by gamepanel.panel; install it "
+                                    "on the controller (pip install requests).")
+        self._token = _Secret(_clean_token(api_token))
+        try:
+            self.variant = VARIANTS[api_variant]
+        except KeyError:
+            raise errors.PanelVariantError(
+                "Unknown api_variant %r: use live (the released API) or planned." % (api_variant,)) from None
+        self.api_variant = self.variant.name
+        self.base_url = self._check_base_url(base_url)
+        self.validate_certs = bool(validate_certs)
+        self.request_timeout = float(request_timeout)
+        if self.request_timeout <= 0:
+            raise errors.PanelError("request_timeout must be a positive number of seconds.")
+        if float(retry_timeout) < 0:
+            raise errors.PanelError("retry_timeout must be zero or a positive number of seconds.")
+        if rate_limit is not None and int(rate_limit) < 0:
+            raise errors.PanelError("rate_limit must be a number of requests per minute, or 0 for no pacing.")
+        self.clock = clock or SystemClock()
+        self._session = session if session is not None else requests.Session()
+        if budget is None:
+            budget = SharedBudget(self._token.reveal(), rate_limit, clock=self.clock)
+        self._retry = RetryPolicy(retry_timeout, clock=self.clock, budget=budget,
+                                  panel_address=urlsplit(self.base_url).netloc)
+
+    def __repr__(self):
+        return "<PanelClient %s %s>" % (self.api_variant, self.base_url)
+
+    @staticmethod
+    def _check_base_url(base_url):
+        if not isinstance(base_url, str) or not base_url.strip():
+            raise errors.PanelError(
+                "No base_url was given: set base_url or the GAMEPANEL_BASE_URL environment variable to the API root "
+                "including the version segment, for example https://panel.example.com/api/v1.")
+        problem = errors.PanelError(
+            "base_url %r is not an http(s) URL of the API root (no query, no fragment), for example "
+            "https://panel.example.com/api/v1." % (base_url,))
+        try:
+            parts = urlsplit(base_url.strip())
+            if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+                raise problem
+            # requests normalises the URL (IDNA host, quoting of unsafe characters) once here,
+            # so that request URLs can be assembled below without its help.
+            return requests.Request("GET", base_url.strip()).prepare().url.rstrip("/")
+        except (ValueError, requests.exceptions.RequestException):
+            raise problem from None
+
+    # -- what the client offers -------------------------------------------------
+
+    @property
+    def stats(self):
+        """What this client spent so far: requests sent, retries, seconds waited (backoff and pacing)."""
+        stats = dict(self._retry.stats)
+        stats["waited_seconds"] = round(stats["waited_seconds"], 3)
+        return stats
+
+    def supports(self, action):
+        """True when the chosen variant can queue ``action`` (start, stop, restart)."""
+        return action in self.variant.actions
+
+    def check_subresource(self, kind):
+        """Raise unless the chosen variant offers the sub-resource ``kind``."""
+        if kind not in SUBRESOURCES:
+            raise ValueError("unknown sub-resource %r (known: %s)" % (kind, ", ".join(SUBRESOURCES)))
+        if kind not in self.variant.subresources:
+            raise errors.PanelVariantError(
+                "The %s API variant has no %s endpoint (GET /servers/{id}/%s); it offers %s only. "
+                "Use api_variant: live to read %s." % (self.api_variant, kind, kind,
+                                                       ", ".join(self.variant.subresources), kind))
+
+    @_scrubbed
+    def list_servers(self):
+        """Every server the token can see, normalised, across all pages and envelopes."""
+        url = self._url("servers")
+        seen_urls = set()
+        seen_ids = set()
+        servers = []
+        while url:
+            if url in seen_urls:
+                raise errors.PanelApiError(
+                    "The panel's pagination of GET /servers came back to a page already read (%s); the client "
+                    "stopped instead of looping forever." % self._shown(url))
+            if len(seen_urls) >= MAX_PAGES:
+                raise errors.PanelApiError("The panel's pagination of GET /servers did not end after %d pages; "
+                                           "the client stopped." % MAX_PAGES)
+            # The first URL is ours and exactly encoded; next-page links are the panel's.
+            response, what = self._request("GET", url, exact=not seen_urls)
+            seen_urls.add(url)
+            body = self._json(response, what)
+            for raw in _server_list(body, what):
+                server = _normalize(raw, what)
+                if server["id"] is not None and server["id"] in seen_ids:
+                    continue  # a page boundary that shifted while paging: keep the first copy
+                seen_ids.add(server["id"])
+                servers.append(server)
+            url = self._next_page(body, response, url)
+        return servers
+
+    @_scrubbed
+    def get_server(self, server_id):
+        """One server by id, normalised (PanelNotFoundError naming the id when unknown)."""
+        response, what = self._request("GET", self._url("servers", _server_segment(server_id)), server_id=server_id)
+        server = _normalize(_server_object(self._json(response, what), what), what)
+        if server["id"] is None:
+            server["id"] = str(server_id)
+        return server
+
+    @_scrubbed
+    def get_subresource(self, server_id, kind):
+        """The body of GET /servers/{id}/{kind}, as the panel gives it (None for an empty body)."""
+        self.check_subresource(kind)
+        response, what = self._request("GET", self._url("servers", _server_segment(server_id), kind),
+                                       server_id=server_id)
+        return self._json(response, what, required=False)
+
+    @_scrubbed
+    def queue_action(self, server_id, action):
+        """Queue ``action`` on a server; returns the panel's answer body, or None.
+
+        Live: POST /servers/{id}/control {"action": action}.  Planned: restart only,
+        POST /servers/{id}/restart with no body.  The call returns once the panel
+        queued the action, not once it ran.
+        """
+        if action not in ACTIONS:
+            raise ValueError("unknown action %r (known: %s)" % (action, ", ".join(ACTIONS)))
+        if not self.supports(action):
+            raise errors.PanelVariantError(
+                "The %s API variant cannot %s a server: it offers %s only (POST /servers/{id}/%s). "
+                "Use api_variant: live to start or stop servers." % (
+                    self.api_variant, action, " and ".join(self.variant.actions), self.variant.actions[0]),
+                server_id=server_id)
+        segment, payload = self.variant.action_request(action)
+        label = " (%s)" % action if payload is not None else ""
+        response, what = self._request("POST", self._url("servers", _server_segment(server_id), segment),
+                                       body=payload, server_id=server_id, label=label)
+        # The action is queued whatever the body says: an unreadable body must not turn
+        # that success into a failure, which a caller might "fix" by queueing again.
+        try:
+            return self._json(response, what, required=False)
+        except errors.PanelError:
+            return None
+
+    # -- HTTP ---------------------------------------------------------------------
+
+    def _url(self, *segments):
+        return self.base_url + "/" + "/".join(encode_segment(segment) for segment in segments)
+
+    def _shown(self, url):
+        """A URL as messages show it: the path under base_url, or the whole URL when elsewhere."""
+        if url.startswith(self.base_url + "/"):
+            return url[len(self.base_url):]
+        return url
+
+    def _request(self, method, url, body=None, server_id=None, label="", exact=True):
+        """Send through the retry policy; returns (2xx response, description) or raises a PanelError.
+
+        ``exact``: the URL was built by ``_url`` and is sent byte for byte as built.
+        """
+        what = "%s %s%s" % (method, self._shown(url), label)
+        response = self._retry.send(method, lambda: self._exchange(method, url, body, exact), what, server_id)
+        if 200 <= response.status_code < 300:
+            return response, what
+        if 300 <= response.status_code < 400:
+            raise errors.PanelApiError(
+                "The panel answered %s with a redirect (HTTP %s to %s); actions are never sent to a redirected "
+                "address: set base_url to the final address of the API." % (
+                    what, response.status_code, response.headers.get("Location", "an unnamed location")),
+                status=response.status_code, server_id=server_id)
+        raise errors.error_from_response(response.status_code, response.reason, response.content, what,
+                                         server_id=server_id)
+
+    def _exchange(self, method, url, body, exact):
+        """One HTTP exchange: returns a requests.Response or raises a requests exception."""
+        headers = {
+            "Authorization": "Bearer " + self._token.reveal(),
+            "Accept": "application/json",
+            "User-Agent": USER_AGENT,
+        }
+        prepared = self._session.prepare_request(requests.Request(method, url, headers=headers, json=body))
+        if exact:
+            # requests re-quotes URLs and so decodes %2E back to ".": an id ".." would become a
+            # dot-segment again.  Our own URLs are fully encoded already; send them as built.
+            prepared.url = url
+        settings = self._session.merge_environment_settings(prepared.url, {}, None, self.validate_certs, None)
+        # A redirected POST may turn into a GET or land elsewhere: only reads follow redirects.
+        return self._session.send(prepared, timeout=self.request_timeout, allow_redirects=(method == "GET"),
+                                  **settings)
+
+    def _json(self, response, what, required=True):
+        """The decoded body; None for an empty body unless ``required``."""
+        if not response.content or not response.content.strip():
+            if required:
+                raise errors.PanelApiError("The panel answered %s with an empty body (HTTP %s); JSON was expected."
+                                           % (what, response.status_code), status=response.status_code)
+            return None
+        try:
+            return response.json()
+        except ValueError:
+            snippet = " ".join(response.content[:120].decode("utf-8", errors="replace").split())
+            raise errors.PanelTransportError(
+                "The panel answered %s with a body that is not JSON (HTTP %s, Content-Type %s, starting %r). "
+                "Check base_url: it must be the API root including the version segment, not a web page." % (
+                    what, response.status_code, response.headers.get("Content-Type", "not given"), snippet),
+                status=response.status_code) from None
+
+    def _next_page(self, body, response, current_url):
+        """The absolute URL of the next page, or None: from the body (next, links.next) or a Link header."""
+        link = None
+        if isinstance(body, dict):
+            link = body.get("next")
+            links = body.get("links")
+            if not link and isinstance(links, dict):
+                link = links.get("next")
+                if isinstance(link, dict):
+                    link = link.get("href") or link.get("url")
+        if not link:
+            link = response.links.get("next", {}).get("url")
+        if not link or not isinstance(link, str):
+            return None
+        url = urljoin(current_url, link.strip())
+        here, there = urlsplit(self.base_url), urlsplit(url)
+        if (here.scheme, here.netloc.lower()) != (there.scheme, there.netloc.lower()):
+            raise errors.PanelApiError(
+                "The panel's next-page link points to another address (%s://%s); the client does not send "
+                "the API token there." % (there.scheme, there.netloc))
+        return url
+
+
+def _server_list(body, what):
+    """The list of raw servers in a list answer: a bare array, or an object holding it."""
+    if isinstance(body, list):
+        return body
+    if isinstance(body, dict):
+        for key in _LIST_KEYS:
+            if isinstance(body.get(key), list):
+                return body[key]
+        lists = [value for value in body.values() if isinstance(value, list)]
+        if len(lists) == 1:
+            return lists[0]
+    raise errors.PanelApiError("The panel's answer to %s holds no list of servers (got %s)."
+                               % (what, _describe_shape(body)))
+
+
+def _server_object(body, what):
+    """The raw server in a single-server answer: the object itself, or one wrapped in it."""
+    if isinstance(body, dict):
+        if "id" not in body:
+            for key in _OBJECT_KEYS:
+                if isinstance(body.get(key), dict):
+                    return body[key]
+        return body
+    raise errors.PanelApiError("The panel's answer to %s is not a server object (got %s)."
+                               % (what, _describe_shape(body)))
+
+
+def _normalize(raw, what):
+    try:
+        return normalize_server(raw)
+    except ValueError as exc:
+        raise errors.PanelApiError("The panel's answer to %s is malformed: %s." % (what, exc)) from None
+
+
+def _describe_shape(body):
+    if isinstance(body, dict):
+        return "an object with keys %s" % ", ".join(sorted(str(key) for key in body)[:10])
+    return "a JSON %s" % type(body).__name__

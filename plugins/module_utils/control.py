@@ -1,0 +1,453 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The logic of gamepanel.panel.server_control, free of Ansible.
+
+The panel only queues a control action; the server's agent runs it when it next
+checks in.  So the module reads before it writes (nothing is queued when the server
+already is in the requested state), and with ``wait`` reads again until the outcome
+shows.  It never sends an action twice: not after a wait that ran out (the action
+stays queued for the agent) and not after a POST whose answer was lost.
+
+Rule for an ambiguous POST (PanelAmbiguousError: the request may have reached the
+panel, the answer did not come back):
+
+* the action is never re-sent, and ``changed`` is reported true: the action may be
+  queued and will then run when the agent checks in, so "changed" is the report that
+  never hides a restart that happens; handlers and audits then err on the side of
+  "something happened";
+* with ``wait``, the normal wait decides: if the server converges, the action was
+  evidently queued and the run succeeds; if the wait runs out, the run fails saying
+  the action may be queued and was not resent;
+* without ``wait``, the server is read back once: any visible progress (status moved,
+  uptime dropped, target reached) counts as queued; otherwise the run fails with the
+  same "may already be queued, not resent" message.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAmbiguousError, PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import poll_ceiling, poll_until
+
+ONLINE = "online"
+ACTION_FOR_STATE = {"started": "start", "stopped": "stop", "restarted": "restart"}
+DEFAULT_STOPPED_STATUSES = ("offline", "stopped")
+
+# Actions that take players off a server, and so honour max_players.
+PLAYER_GATED_ACTIONS = ("stop", "restart")
+
+# A name that matches nothing lists at most this many candidates in the error.
+MAX_LISTED_CANDIDATES = 20
+
+
+class ControlFailed(Exception):
+    """server_control cannot succeed.
+
+    ``result`` holds every return key as far as the run got (``changed`` is true when
+    an action may have been queued); ``error`` is the PanelError behind it, if any.
+    """
+
+    def __init__(self, message, result, error=None):
+        super(ControlFailed, self).__init__(message)
+        self.message = message
+        self.result = result
+        self.error = error
+
+
+class ControlRequest:
+    """What the user asked for (``problems()`` checks it); usually built from the module's parameters."""
+
+    def __init__(self, state, server_id=None, name=None, wait=True, wait_timeout=300, poll_interval=5.0,
+                 min_uptime=None, max_players=None, drain_timeout=0, on_busy="skip",
+                 stopped_statuses=DEFAULT_STOPPED_STATUSES, api_variant="live", rate_limit=120):
+        self.state = state
+        self.server_id = server_id
+        self.name = name
+        self.wait = wait
+        self.wait_timeout = wait_timeout
+        self.poll_interval = poll_interval
+        self.min_uptime = min_uptime
+        self.max_players = max_players
+        self.drain_timeout = drain_timeout
+        self.on_busy = on_busy
+        self.stopped_statuses = tuple(stopped_statuses)
+        self.api_variant = api_variant
+        self.rate_limit = rate_limit
+
+    @classmethod
+    def from_params(cls, params):
+        return cls(
+            state=params["state"],
+            server_id=params.get("id"),
+            name=params.get("name"),
+            wait=params.get("wait", True),
+            wait_timeout=params.get("wait_timeout", 300),
+            poll_interval=params.get("poll_interval", 5.0),
+            min_uptime=params.get("min_uptime"),
+            max_players=params.get("max_players"),
+            drain_timeout=params.get("drain_timeout", 0),
+            on_busy=params.get("on_busy", "skip"),
+            stopped_statuses=params.get("stopped_statuses") or DEFAULT_STOPPED_STATUSES,
+            api_variant=params.get("api_variant") or "live",
+            rate_limit=params.get("rate_limit", 120),  # 0 (pacing off) stays 0
+        )
+
+    @property
+    def action(self):
+        return ACTION_FOR_STATE[self.state]
+
+    def problems(self):
+        """Sentences describing values the argument spec cannot rule out; empty when the request is usable."""
+        found = []
+        if self.poll_interval is None or self.poll_interval <= 0:
+            found.append("poll_interval must be more than 0 seconds.")
+        for option in ("wait_timeout", "drain_timeout", "min_uptime", "max_players"):
+            value = getattr(self, option)
+            if value is not None and value < 0:
+                found.append("%s must not be negative." % option)
+        if not self.stopped_statuses:
+            found.append("stopped_statuses must name at least one status.")
+        return found
+
+
+def describe(server):
+    """``name (id)``: how servers are named in every message."""
+    return "%s (%s)" % (server.get("name"), server.get("id"))
+
+
+def status_of(server):
+    return server.get("status")
+
+
+def uptime_of(server):
+    uptime = server.get("uptime_seconds")
+    return uptime if isinstance(uptime, (int, float)) and not isinstance(uptime, bool) else None
+
+
+def players_of(server):
+    """Current player count, or None when the panel did not report one."""
+    players = server.get("players")
+    current = players.get("current") if isinstance(players, dict) else None
+    return current if isinstance(current, int) and not isinstance(current, bool) else None
+
+
+def planned_action(request, server):
+    """The action the server needs to reach ``request.state``, or None when it is already there.
+
+    Status values are an open set: anything but ``online`` needs a start, anything
+    outside ``stopped_statuses`` needs a stop.  ``min_uptime`` counts an online server
+    that came up less than that long ago as already restarted; an offline server's
+    zero uptime says nothing about a restart, so it still gets one.
+    """
+    status = status_of(server)
+    if request.state == "started":
+        return None if status == ONLINE else "start"
+    if request.state == "stopped":
+        return None if status in request.stopped_statuses else "stop"
+    uptime = uptime_of(server)
+    if request.min_uptime is not None and status == ONLINE and uptime is not None and uptime < request.min_uptime:
+        return None
+    return "restart"
+
+
+def expected_status(request, server):
+    """The status the server should show once ``request.state`` holds (for diff mode)."""
+    if request.state == "stopped":
+        status = status_of(server)
+        return status if status in request.stopped_statuses else request.stopped_statuses[0]
+    return ONLINE
+
+
+def find_server_by_name(servers, name):
+    """The one server whose name is exactly ``name``; ValueError listing the candidates otherwise."""
+    matches = [server for server in servers if server.get("name") == name]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise ValueError("%d servers are named %r: %s. Select one by id." % (
+            len(matches), name, ", ".join(describe(server) for server in matches)))
+    if not servers:
+        raise ValueError("No server is named %r: this token sees no servers at all." % name)
+    folded = name.lower()
+
+    def resembles(server):
+        other = server.get("name")
+        return isinstance(other, str) and bool(other) and (folded in other.lower() or other.lower() in folded)
+
+    similar = [server for server in servers if resembles(server)]
+    candidates = similar or servers
+    listed = ", ".join(describe(server) for server in candidates[:MAX_LISTED_CANDIDATES])
+    more = len(candidates) - MAX_LISTED_CANDIDATES
+    if more > 0:
+        listed += " and %d more" % more
+    heading = "Similar names" if similar else "Servers this token sees"
+    raise ValueError("No server is named exactly %r. %s: %s." % (name, heading, listed))
+
+
+class Convergence:
+    """Decides, read by read after the POST, whether the queued action has taken effect.
+
+    ``started`` needs ``online``; ``stopped`` a status in ``stopped_statuses``.
+    ``restarted`` needs ``online`` plus proof that the server went down in between:
+    either a read that was not ``online`` (or a server that was not online to begin
+    with), or an uptime below the one read before queueing.  The uptime test catches a
+    fast restart whose status never leaves ``online``; it also keeps a stale ``online``
+    read (old, growing uptime) from ending the wait early.
+    """
+
+    def __init__(self, request, before):
+        self.request = request
+        self.before_status = status_of(before)
+        self.before_uptime = uptime_of(before)
+        self.went_down = self.before_status != ONLINE
+        self.moved = False  # any read showed a change since `before`: the agent has acted on something
+
+    def uptime_dropped(self, server):
+        uptime = uptime_of(server)
+        return uptime is not None and self.before_uptime is not None and uptime < self.before_uptime
+
+    def observe(self, server):
+        status = status_of(server)
+        if status != self.before_status or self.uptime_dropped(server):
+            self.moved = True
+        if self.request.state == "started":
+            return status == ONLINE
+        if self.request.state == "stopped":
+            return status in self.request.stopped_statuses
+        if status != ONLINE:
+            self.went_down = True
+            return False
+        return self.went_down or self.uptime_dropped(server)
+
+    def target(self):
+        if self.request.state == "started":
+            return "status %s" % ONLINE
+        if self.request.state == "stopped":
+            return "a stopped status (%s)" % ", ".join(self.request.stopped_statuses)
+        if self.before_status == ONLINE and self.before_uptime is not None:
+            return "status %s with an uptime below the %s s read before queueing" % (ONLINE, self.before_uptime)
+        return "status %s after going down" % ONLINE
+
+
+class ServerControl:
+    """One run of server_control against one server.  ``run()`` returns the result dict
+    or raises ControlFailed carrying the result as far as the run got."""
+
+    def __init__(self, client, request, check_mode=False, diff=False, status_reads=None):
+        self.client = client
+        self.status_reads = status_reads  # a SharedStatusReads, or None: every wait read is a GET
+        self.request = request
+        self.check_mode = check_mode
+        self.diff = diff
+        self.clock = client.clock
+        self.started_at = self.clock.monotonic()
+        self.ceiling = poll_ceiling(request.poll_interval, request.rate_limit)
+        self.before = None
+        self.server = None
+        self.action = None
+        self.changed = False
+        self.converged = None
+        self.skipped_reason = None
+        # Wall time the next wait read must not predate: when the POST was answered, then each read.
+        self.not_before = None
+
+    # -- the run -------------------------------------------------------------------------
+
+    def run(self):
+        problems = self.request.problems()
+        if problems:
+            self.fail(" ".join(problems))
+        self.require_variant_support()
+        try:
+            self.before = self.server = self.resolve()
+            action = self.pass_player_gate(planned_action(self.request, self.server))
+            if action is None:
+                return self.result()
+            self.action = action
+            self.changed = True
+            if self.check_mode:
+                return self.result()
+            read_before_queueing = self.server
+            ambiguous = self.queue(action)
+            if self.request.wait:
+                self.wait_for(read_before_queueing, ambiguous)
+            elif ambiguous is not None:
+                self.confirm_without_wait(read_before_queueing, ambiguous)
+            return self.result()
+        except PanelError as error:
+            self.fail(self.explain_panel_error(error), error)
+
+    def require_variant_support(self):
+        action = self.request.action
+        if not self.client.supports(action):
+            self.fail("The %s API variant (api_variant=%s) has no %s action: it can only restart servers. "
+                      "Use state=restarted, or api_variant=live for state=%s."
+                      % (self.request.api_variant, self.request.api_variant, action, self.request.state))
+
+    def resolve(self):
+        if self.request.server_id is not None:
+            return self.client.get_server(self.request.server_id)
+        try:
+            server = find_server_by_name(self.client.list_servers(), self.request.name)
+        except ValueError as error:
+            self.fail(str(error))
+        if server.get("id") is None:
+            self.fail("The panel lists a server named %r without an id, so it cannot be controlled." % self.request.name)
+        return server
+
+    def read(self):
+        """GET the server again; every read lands in ``self.server`` so failures report the last one."""
+        self.server = self.client.get_server(self.server["id"])
+        return self.server
+
+    def read_after_post(self):
+        """A read for the wait: shared with other waiters when possible, never older than the POST's answer."""
+        if self.status_reads is None:
+            return self.read()
+        self.server, view_time = self.status_reads.read(self.server["id"], self.not_before)
+        self.not_before = view_time + 0.001  # the next read must show something newer
+        return self.server
+
+    # -- player gate ---------------------------------------------------------------------
+
+    def players_allow(self, server):
+        # A server in a stopped status has nobody on it, whatever the panel says about players.
+        if status_of(server) in self.request.stopped_statuses:
+            return True
+        players = players_of(server)
+        return players is not None and players <= self.request.max_players
+
+    def pass_player_gate(self, action):
+        """The action to queue once players allow it, or None when there is nothing to do or it is skipped."""
+        request = self.request
+        if action not in PLAYER_GATED_ACTIONS or request.max_players is None or self.players_allow(self.server):
+            return action
+        drained = False
+        if request.drain_timeout > 0 and not self.check_mode:
+            outcome = poll_until(self.clock, self.read,
+                                 lambda server: planned_action(request, server) is None or self.players_allow(server),
+                                 request.drain_timeout, request.poll_interval, self.ceiling)
+            # The server may have reached the state on its own while players were leaving.
+            action = planned_action(request, self.server)
+            if action is None or outcome.done:
+                return action
+            drained = True
+        reason = self.busy_reason(drained)
+        if request.on_busy == "fail":
+            self.fail("%s Not sending the %s (on_busy=fail)." % (reason, action))
+        self.skipped_reason = reason
+        return None
+
+    def busy_reason(self, drained):
+        request = self.request
+        players = players_of(self.server)
+        if players is None:
+            reason = "%s reports no player count, so max_players (%d) cannot be confirmed." % (
+                describe(self.server), request.max_players)
+        else:
+            reason = "%s has %d players online, more than max_players (%d)" % (
+                describe(self.server), players, request.max_players)
+            reason += (" after waiting drain_timeout (%s s) for players to leave." % request.drain_timeout) if drained else "."
+        if self.check_mode and request.drain_timeout > 0:
+            reason += " Check mode does not wait drain_timeout for players to leave."
+        return reason
+
+    # -- queue ---------------------------------------------------------------------------
+
+    def queue(self, action):
+        """POST the action once.  Returns the PanelAmbiguousError when the answer was lost, else None.
+
+        Any other PanelError means the panel surely did not queue it: nothing changed.
+        """
+        try:
+            self.client.queue_action(self.server["id"], action)
+        except PanelAmbiguousError as error:
+            self.not_before = self.clock.time()
+            return error
+        except PanelError:
+            self.changed = False
+            self.action = None
+            raise
+        self.not_before = self.clock.time()
+        return None
+
+    def confirm_without_wait(self, before, ambiguous):
+        convergence = Convergence(self.request, before)
+        if convergence.observe(self.read()) or convergence.moved:
+            return
+        self.fail(self.ambiguous_message(ambiguous) + " Check the server before running this again.", ambiguous)
+
+    # -- wait ----------------------------------------------------------------------------
+
+    def wait_for(self, before, ambiguous):
+        convergence = Convergence(self.request, before)
+        self.converged = False
+        try:
+            outcome = poll_until(self.clock, self.read_after_post, convergence.observe,
+                                 self.request.wait_timeout, self.request.poll_interval, self.ceiling)
+        except PanelError as error:
+            self.fail("The %s of %s was sent, but reading the server back failed: %s The module did not send it again."
+                      % (self.action, describe(before), self.explain_panel_error(error)), error)
+        self.converged = outcome.done
+        if outcome.done:
+            return
+        if ambiguous is not None:
+            self.fail("%s Within wait_timeout (%s s) the server did not show it applied (last status seen: %s). "
+                      "Check the server before running this again."
+                      % (self.ambiguous_message(ambiguous), self.request.wait_timeout, status_of(self.server)), ambiguous)
+        self.fail(self.timeout_message(convergence, before))
+
+    def timeout_message(self, convergence, before):
+        action, label, timeout = self.action, describe(before), self.request.wait_timeout
+        last = status_of(self.server)
+        if not convergence.moved:
+            return ("The %s of %s is queued, not yet applied: the agent has not checked in within wait_timeout (%s s). "
+                    "The panel runs it when the agent next checks in; the module did not queue it again "
+                    "(running this again before then would queue a second %s). Last status seen: %s."
+                    % (action, label, timeout, action, last))
+        return ("The %s of %s was queued and the server moved from status %s to %s, but it did not reach %s "
+                "within wait_timeout (%s s). Last status seen: %s. The module did not queue it again."
+                % (action, label, status_of(before), last, convergence.target(), timeout, last))
+
+    def ambiguous_message(self, error):
+        return ("The %s of %s may already be queued, and the module did not send it again, to avoid a second %s. "
+                "The panel's answer was lost: %s" % (self.action, describe(self.before), self.action, self.explain_panel_error(error)))
+
+    # -- results -------------------------------------------------------------------------
+
+    def explain_panel_error(self, error):
+        message = str(error)
+        return message if message.endswith((".", "!", "?")) else message + "."
+
+    def result(self):
+        result = {
+            "changed": self.changed,
+            "action": self.action,
+            "before": self.before,
+            "server": self.server,
+            "converged": self.converged,
+            "elapsed": round(self.clock.monotonic() - self.started_at, 3),
+            "skipped_reason": self.skipped_reason,
+            "api": self.client.stats,
+        }
+        if self.diff and self.before is not None:
+            if self.converged:
+                after_status = status_of(self.server)
+            elif self.changed:
+                after_status = expected_status(self.request, self.before)
+            else:
+                after_status = status_of(self.before)
+            result["diff"] = {"before": {"status": status_of(self.before)}, "after": {"status": after_status}}
+        return result
+
+    def fail(self, message, error=None):
+        raise ControlFailed(message, self.result(), error)
+
+
+def run_control(client, request, check_mode=False, diff=False, status_reads=None):
+    """Bring one server to ``request.state``; return the result dict or raise ControlFailed.
+
+    ``status_reads`` (a SharedStatusReads) lets the wait share list reads with other
+    processes waiting on servers of the same token; without it every wait read is a GET.
+    """
+    return ServerControl(client, request, check_mode=check_mode, diff=diff, status_reads=status_reads).run()

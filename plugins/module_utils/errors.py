@@ -1,0 +1,223 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""What can go wrong when talking to the panel, and how it is told to the user.
+
+Every failure of the API client is a ``PanelError`` whose message is a complete,
+actionable sentence.  The wording lives here, in one place: the client and the retry
+policy decide *what* happened and call the builders below to say it.
+
+The specification leaves the error body's shape open, so ``panel_message`` digs the
+panel's own sentence out of any JSON shape, plain text, or nothing at all.
+
+No message may ever carry the API token.  The client scrubs every error it raises
+(``PanelError.scrub``), which also covers a panel that echoes the token back in an
+error body.
+"""
+
+from __future__ import annotations
+
+import json
+
+REDACTED = "<redacted>"
+
+# Keys under which error bodies commonly keep their human sentence, most specific first.
+_MESSAGE_KEYS = ("message", "detail", "error_description", "title", "msg", "description", "reason")
+# Keys that hold a nested error object, a list of errors, or a plain error string.
+_NESTED_KEYS = ("error", "errors", "detail", "details")
+
+# A panel message longer than this is cut: it is quoted inside our own sentence.
+_MAX_QUOTED = 300
+
+
+class PanelError(Exception):
+    """A failure talking to the panel.
+
+    ``message`` is a complete sentence for the user, ``status`` the HTTP status when
+    the panel answered, ``server_id`` the server concerned, when there is one.
+    """
+
+    def __init__(self, message, status=None, server_id=None):
+        super(PanelError, self).__init__(message)
+        self.message = message
+        self.status = status
+        self.server_id = server_id
+
+    def __str__(self):
+        return self.message
+
+    def scrub(self, secret):
+        """Remove ``secret`` from the message (in place) and return the error itself."""
+        self.message = redact(self.message, secret)
+        self.args = tuple(redact(arg, secret) if isinstance(arg, str) else arg for arg in self.args)
+        return self
+
+
+class PanelAuthError(PanelError):
+    """HTTP 401: the token is missing, invalid or revoked."""
+
+
+class PanelForbiddenError(PanelError):
+    """HTTP 403: read-only scope, a role below owner/admin, or a plan without API access."""
+
+
+class PanelPaymentError(PanelError):
+    """HTTP 402: the account's plan is unpaid.  Never retried."""
+
+
+class PanelNotFoundError(PanelError):
+    """HTTP 404: unknown server id (or a base_url that does not point at the API)."""
+
+
+class PanelRateLimitError(PanelError):
+    """HTTP 429 still returned when the retry budget (retry_timeout) ran out."""
+
+
+class PanelApiError(PanelError):
+    """Any other HTTP error, or an answer the client cannot make sense of."""
+
+
+class PanelTransportError(PanelError):
+    """No usable answer: connection failure, timeout, TLS failure, or a body that is not JSON."""
+
+
+class PanelAmbiguousError(PanelError):
+    """A POST that may or may not have been accepted: it must not be sent again blindly."""
+
+
+class PanelVariantError(PanelError):
+    """The chosen API variant (live or planned) has no such operation."""
+
+
+def redact(text, secret):
+    """``text`` with every occurrence of ``secret`` replaced by a marker."""
+    if not secret or not isinstance(text, str):
+        return text
+    return text.replace(secret, REDACTED)
+
+
+def panel_message(body):
+    """The panel's own human message from an error body (bytes, text or parsed JSON).
+
+    Returns None when the body says nothing useful (empty, or JSON without any text).
+    """
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", errors="replace")
+    if isinstance(body, str):
+        text = body.strip()
+        if not text:
+            return None
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            return _shorten(" ".join(text.split()))
+        return _shorten(_message_from_json(parsed))
+    return _shorten(_message_from_json(body))
+
+
+def _message_from_json(value, depth=0):
+    """Find the human sentence in an error document of any shape."""
+    if depth > 5 or value is None:
+        return None
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, (int, float, bool)):
+        return None
+    if isinstance(value, list):
+        found = [_message_from_json(item, depth + 1) for item in value]
+        found = [text for text in found if text]
+        return "; ".join(found) or None
+    if isinstance(value, dict):
+        for key in _MESSAGE_KEYS:
+            if isinstance(value.get(key), str) and value[key].strip():
+                return value[key].strip()
+        for key in _NESTED_KEYS:
+            found = _message_from_json(value.get(key), depth + 1)
+            if found:
+                return found
+        code = value.get("code")
+        if isinstance(code, str) and code.strip():
+            return code.strip()
+    return None
+
+
+def _shorten(text):
+    if text is None:
+        return None
+    if len(text) > _MAX_QUOTED:
+        return text[:_MAX_QUOTED - 3].rstrip() + "..."
+    return text
+
+
+def _said(message):
+    """': <panel message>' ready to follow a clause, or '' when the panel said nothing."""
+    if not message:
+        return ""
+    return ": " + message.rstrip(". ")
+
+
+def error_from_response(status, reason, body, what, server_id=None, retry_note=""):
+    """The PanelError for an HTTP error answer.
+
+    ``what`` names the request ("GET /servers/mc-01"), ``body`` is the raw body,
+    ``retry_note`` says how the retry budget was spent when it ran out.
+    """
+    said = _said(panel_message(body))
+    if status == 401:
+        return PanelAuthError(
+            "The panel rejected the API token for %s (HTTP 401%s): the token is missing, invalid or revoked. "
+            "Create a new token in the panel under Settings → API tokens and pass it as api_token "
+            "or in the GAMEPANEL_API_TOKEN environment variable." % (what, said),
+            status=status, server_id=server_id)
+    if status == 403:
+        return PanelForbiddenError(
+            "The panel refused %s (HTTP 403%s). Possible causes: the token is read-only (actions need a token "
+            "with the control scope, servers:control), the token's user is not an owner or admin of the account, "
+            "or the account's plan has no API access (the Starter plan has none; Pro and Team have)." % (what, said),
+            status=status, server_id=server_id)
+    if status == 402:
+        return PanelPaymentError(
+            "The panel refused %s because the account's plan is unpaid (HTTP 402%s). "
+            "Settle the plan's billing in the panel; the request was not retried." % (what, said),
+            status=status, server_id=server_id)
+    if status == 404 and server_id is not None:
+        return PanelNotFoundError(
+            "Server '%s' was not found (HTTP 404 for %s%s): no server with this id is visible "
+            "to the token's account." % (server_id, what, said),
+            status=status, server_id=server_id)
+    if status == 404:
+        return PanelNotFoundError(
+            "The panel answered HTTP 404 for %s%s. Check base_url: it must be the API root including "
+            "the version segment, for example https://panel.example.com/api/v1." % (what, said),
+            status=status, server_id=server_id)
+    if status == 429:
+        return PanelRateLimitError(
+            "The panel's rate limit is still exceeded (HTTP 429 for %s%s)%s. Set rate_limit to the plan's "
+            "limit (Pro 120, Team 600 requests per minute per token), run fewer forks, "
+            "or raise retry_timeout." % (what, said, retry_note),
+            status=status, server_id=server_id)
+    reason_text = (" " + reason) if reason else ""
+    return PanelApiError(
+        "The panel answered HTTP %s%s for %s%s%s." % (status, reason_text, what, said, retry_note),
+        status=status, server_id=server_id)
+
+
+def http_cause(status, body):
+    """'it answered HTTP <status>: <panel message>', the cause phrase of an ambiguous POST."""
+    return "it answered HTTP %s%s" % (status, _said(panel_message(body)))
+
+
+def ambiguous_error(what, cause, server_id=None, status=None):
+    """The PanelAmbiguousError for a POST whose fate is unknown (``cause`` says why)."""
+    return PanelAmbiguousError(
+        "%s may have been accepted by the panel: %s. The action may already be queued; "
+        "check the server (for example with gamepanel.panel.server_info) before retrying. "
+        "It was not sent again." % (what, cause),
+        status=status, server_id=server_id)
+
+
+def transport_error(what, cause, retry_note="", server_id=None):
+    """The PanelTransportError for a request that got no usable answer."""
+    return PanelTransportError(
+        "%s failed without an answer from the panel: %s%s." % (what, cause, retry_note),
+        server_id=server_id)

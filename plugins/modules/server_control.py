@@ -1,0 +1,335 @@
+#!/usr/bin/python
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: server_control
+short_description: Start, stop or restart a game server through the panel, and confirm the outcome
+version_added: 0.1.0
+description:
+  - Brings one game server to O(state=started), O(state=stopped) or O(state=restarted) through the panel's REST API.
+  - "The panel only queues an action, and the server's agent runs it when it next checks in (typically within
+    a minute, or only once it reconnects). So this module reads the server first and queues nothing when it already
+    is in the requested state, then with O(wait=true) reads it again until the outcome shows; when O(wait_timeout)
+    runs out the task fails but the action stays queued, so before re-running a restart check the server, or
+    set O(min_uptime) so that re-runs skip servers already restarted."
+  - The module never sends the same action twice, neither after a wait that ran out nor after a request whose
+    answer was lost on the way back. In that last case it reports RV(changed=true), since the action may
+    have been queued; with O(wait=true) a server that then reaches the requested state counts as success.
+  - Status values other than C(online) exist and are not all known; any unknown status is returned as the panel
+    gives it. O(state=started) starts a server in any status other than C(online), O(state=stopped) stops a server
+    in any status outside O(stopped_statuses).
+  - Polls begin every O(poll_interval) seconds, each gap half again as long as the one before, up to a ceiling
+    that lets many concurrent waiters (for example a fleet restart with many forks) share the token's O(rate_limit).
+    When three or more processes on the controller wait on servers of the same token, one list read
+    (C(GET /servers)) answers all of them; a waiter only ever uses a list read that started after its own action
+    was queued.
+author:
+  - gamepanel.panel contributors (@gamepanel)
+extends_documentation_fragment:
+  - gamepanel.panel.panel
+attributes:
+  check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
+    support: full
+    details: Reads the server, predicts RV(changed) and RV(action), and sends no action. It does not wait for
+      O(drain_timeout).
+  diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
+    support: full
+    details: Shows the server's status before and the status expected (or, after a wait, reached) after.
+  action_group:
+    description: Use C(group/gamepanel.panel.panel) in C(module_defaults) to set defaults for this module.
+    support: full
+    membership:
+      - gamepanel.panel.panel
+options:
+  id:
+    description:
+      - Id of the server to control.
+      - Exactly one of O(id) and O(name) is required.
+    type: str
+  name:
+    description:
+      - Exact display name of the server to control (not a pattern).
+      - A name that matches no server, or several, fails and lists the candidates as C(name (id)).
+      - Exactly one of O(id) and O(name) is required.
+    type: str
+  state:
+    description:
+      - V(started) queues a start unless the status is C(online).
+      - V(stopped) queues a stop unless the status is one of O(stopped_statuses).
+      - V(restarted) always queues a restart, except for an online server that O(min_uptime) counts as
+        already restarted.
+      - The planned API variant (O(api_variant=planned)) can only restart; V(started) and V(stopped) fail there.
+    type: str
+    required: true
+    choices: [started, stopped, restarted]
+  wait:
+    description:
+      - Read the server again until the queued action shows, or O(wait_timeout) runs out.
+      - V(started) waits for status C(online), V(stopped) for a status in O(stopped_statuses), V(restarted) for
+        status C(online) with an uptime below the one read before queueing (or after the server was seen down).
+      - With V(false) the module returns as soon as the panel has queued the action, and RV(converged) is null.
+    type: bool
+    default: true
+  wait_timeout:
+    description:
+      - Seconds to wait for the outcome. When they run out the task fails, RV(changed) is true, and the action
+        stays queued for the agent.
+    type: int
+    default: 300
+  poll_interval:
+    description:
+      - Seconds before the first read after queueing; later reads come 1.5 times later each, up to a ceiling
+        derived from O(rate_limit) (at most 30 seconds, never below this value).
+      - Agents check in about every 30 to 60 seconds, so reading much more often only spends the rate budget.
+    type: float
+    default: 5
+  min_uptime:
+    description:
+      - With O(state=restarted), an online server whose uptime in seconds is already below this counts as
+        restarted, and nothing is queued. Makes a maintenance job safe to re-run after a partial failure.
+      - Ignored for other states, and for servers that are not online.
+    type: int
+  max_players:
+    description:
+      - Stop or restart a server only when at most this many players are online (V(0) means only an empty
+        server). A server whose player count is unknown counts as busy; one in a stopped status counts as empty.
+      - A busy server is handled as O(on_busy) says, after waiting up to O(drain_timeout) for players to leave.
+      - Ignored for O(state=started).
+    type: int
+  drain_timeout:
+    description:
+      - Seconds to wait for the player count to fall to O(max_players) before applying O(on_busy).
+      - V(0) decides at once. Check mode never waits.
+    type: int
+    default: 0
+  on_busy:
+    description:
+      - What to do when the server still has more than O(max_players) players.
+      - V(skip) queues nothing and returns RV(changed=false) with RV(skipped_reason).
+      - V(fail) fails the task and queues nothing.
+    type: str
+    choices: [skip, fail]
+    default: skip
+  stopped_statuses:
+    description:
+      - Status values that count as stopped, for O(state=stopped) and for O(max_players).
+    type: list
+    elements: str
+    default: [offline, stopped]
+notes:
+  - The module talks to the panel from the controller (or whichever host runs it); game servers need no SSH access.
+  - With many forks, the requests of all of them share one rate budget per token on the controller.
+seealso:
+  - module: gamepanel.panel.server_info
+'''
+
+EXAMPLES = r'''
+# Monthly maintenance that can simply be run again after a partial failure: servers
+# restarted less than an hour ago (by the first run) are not restarted again.
+- name: Restart Survival unless it came up within the last hour
+  gamepanel.panel.server_control:
+    name: Survival
+    state: restarted
+    min_uptime: 3600
+
+# Fleet restart, five servers at a time, from the gamepanel.panel.servers inventory.
+# Busy servers are skipped, not interrupted: a later run picks them up.
+- name: Restart empty servers
+  hosts: status_online
+  gather_facts: false
+  serial: 5
+  tasks:
+    - name: Restart when at most one player is online (wait up to 10 minutes for it)
+      gamepanel.panel.server_control:
+        id: "{{ gamepanel_id }}"
+        state: restarted
+        min_uptime: 3600
+        max_players: 1
+        drain_timeout: 600
+        on_busy: skip
+      register: restart
+
+    - name: Show the servers that were skipped
+      ansible.builtin.debug:
+        msg: "{{ restart.skipped_reason }}"
+      when: restart.skipped_reason is not none
+
+- name: Stop a server once it is empty, and fail if players stay on
+  gamepanel.panel.server_control:
+    id: rust-02
+    state: stopped
+    max_players: 0
+    drain_timeout: 300
+    on_busy: fail
+
+- name: Make sure a server is running, without waiting for its agent
+  gamepanel.panel.server_control:
+    id: mc-03
+    state: started
+    wait: false
+
+- name: Restart through the planned (unreleased) API variant
+  gamepanel.panel.server_control:
+    id: mc-01
+    state: restarted
+    api_variant: planned
+
+# Connection settings once for every module of the collection.
+- name: Nightly restarts
+  hosts: localhost
+  gather_facts: false
+  module_defaults:
+    group/gamepanel.panel.panel:
+      base_url: https://panel.example.com/api/v1
+      api_token: "{{ lookup('ansible.builtin.env', 'ACME_PANEL_TOKEN') }}"
+      rate_limit: 600
+  tasks:
+    - name: Restart the Minecraft servers
+      gamepanel.panel.server_control:
+        id: "{{ item }}"
+        state: restarted
+        wait_timeout: 600
+      loop: [mc-01, mc-02]
+'''
+
+RETURN = r'''
+changed:
+  description: Whether an action was queued (in check mode, whether one would be).
+  returned: always
+  type: bool
+  sample: true
+action:
+  description: The action queued (or, in check mode, that would be queued), or null when none was.
+  returned: always
+  type: str
+  sample: restart
+before:
+  description:
+    - The server as read before anything was queued, with the Server fields of the API.
+    - Null only when the server could not be read at all.
+  returned: always
+  type: dict
+  sample:
+    id: mc-01
+    name: Survival
+    game: minecraft
+    status: online
+    players: {current: 3, max: 20}
+    cpu: 12.5
+    memory_mb: 2048
+    uptime_seconds: 86400
+server:
+  description:
+    - The server as last read. After a wait, the read that ended it; otherwise the same as RV(before).
+    - Its C(status) is the panel's raw value, known or not.
+  returned: always
+  type: dict
+  sample:
+    id: mc-01
+    name: Survival
+    game: minecraft
+    status: online
+    players: {current: 0, max: 20}
+    cpu: 3.1
+    memory_mb: 1900
+    uptime_seconds: 12
+converged:
+  description:
+    - True when a wait saw the requested state, false when it ran out first.
+    - Null when nothing was waited for (O(wait=false), check mode, or nothing queued).
+  returned: always
+  type: bool
+  sample: true
+elapsed:
+  description: Seconds the module spent, waits included.
+  returned: always
+  type: float
+  sample: 41.2
+skipped_reason:
+  description: Why a busy server was skipped (O(max_players) with O(on_busy=skip)); null otherwise.
+  returned: always
+  type: str
+  sample: Survival (mc-01) has 3 players online, more than max_players (0).
+api:
+  description: Requests this module made to the panel.
+  returned: always
+  type: dict
+  contains:
+    requests:
+      description: HTTP requests sent, retries included.
+      type: int
+      sample: 7
+    retries:
+      description: Requests that were retries (after a 429, a 5xx or a connection failure).
+      type: int
+      sample: 0
+    waited_seconds:
+      description: Seconds spent waiting for the rate budget or a C(Retry-After).
+      type: float
+      sample: 0.0
+status:
+  description: HTTP status of the panel's error answer behind a failure, when there was one.
+  returned: on failure
+  type: int
+  sample: 403
+diff:
+  description: With C(--diff), the status before and the status expected (or reached) after.
+  returned: in diff mode
+  type: dict
+  sample:
+    before: {status: offline}
+    after: {status: online}
+'''
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.module import client_from_module, panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import SharedStatusReads
+
+
+def argument_spec():
+    spec = panel_argument_spec()
+    spec.update(
+        id=dict(type="str"),
+        name=dict(type="str"),
+        state=dict(type="str", required=True, choices=["started", "stopped", "restarted"]),
+        wait=dict(type="bool", default=True),
+        wait_timeout=dict(type="int", default=300),
+        poll_interval=dict(type="float", default=5),
+        min_uptime=dict(type="int"),
+        max_players=dict(type="int"),
+        drain_timeout=dict(type="int", default=0),
+        on_busy=dict(type="str", choices=["skip", "fail"], default="skip"),
+        stopped_statuses=dict(type="list", elements="str", default=["offline", "stopped"]),
+    )
+    return spec
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=argument_spec(),
+        mutually_exclusive=[("id", "name")],
+        required_one_of=[("id", "name")],
+        supports_check_mode=True,
+    )
+    client = client_from_module(module)
+    request = ControlRequest.from_params(module.params)
+    status_reads = SharedStatusReads.for_client(client, module.params["api_token"])
+    try:
+        result = run_control(client, request, check_mode=module.check_mode, diff=module._diff, status_reads=status_reads)
+    except ControlFailed as failure:
+        # Not fail_from_error: the message puts the panel's error in context (was anything queued?).
+        module.fail_json(msg=failure.message, status=getattr(failure.error, "status", None), **failure.result)
+    finally:
+        status_reads.close()
+    module.exit_json(**result)
+
+
+if __name__ == "__main__":
+    main()

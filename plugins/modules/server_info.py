@@ -1,0 +1,243 @@
+#!/usr/bin/python
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: server_info
+short_description: Read game servers and their live state from the panel
+version_added: 0.1.0
+description:
+  - Reads one server by O(id), or every server the API token can see, optionally filtered by O(name), O(game)
+    and O(status).
+  - On request (O(include)), also reads each selected server's sub-resources (players, metrics, console, resources)
+    and returns them as the panel gives them.
+  - Changes nothing on the panel.
+author:
+  - gamepanel.panel contributors (@gamepanel)
+extends_documentation_fragment:
+  - gamepanel.panel.panel
+  - ansible.builtin.action_common_attributes
+attributes:
+  check_mode:
+    support: full
+    details: The module only reads, so it runs the same in check mode.
+  diff_mode:
+    support: none
+  platform:
+    platforms: all
+  action_group:
+    description: Use C(group/gamepanel.panel.panel) in C(module_defaults) to set defaults for this module.
+    support: full
+    membership:
+      - gamepanel.panel.panel
+options:
+  id:
+    description:
+      - Id of the one server to read. Fails naming the id when the panel does not know it.
+      - Mutually exclusive with O(name), O(game) and O(status).
+    type: str
+  name:
+    description:
+      - Keep only servers whose display name matches one of these shell-style patterns (V(mc-*), V(Rust ?ain)),
+        case-sensitively. A name also matches itself exactly, even when it contains pattern characters.
+    type: list
+    elements: str
+  game:
+    description:
+      - Keep only servers of one of these games (exact game identifiers, for example V(minecraft)).
+    type: list
+    elements: str
+  status:
+    description:
+      - Keep only servers whose status is one of these values (exact, for example V(online)).
+      - Status values other than V(online) exist and are passed through unchanged.
+    type: list
+    elements: str
+  include:
+    description:
+      - Sub-resources to read for each selected server, returned under RV(servers[].details).
+      - Each costs one request per server, counted against O(rate_limit).
+      - The V(planned) API variant offers V(players) only; asking it for another is an error.
+    type: list
+    elements: str
+    choices: [players, metrics, console, resources]
+    default: []
+seealso:
+  - module: gamepanel.panel.server_control
+notes:
+  - Filters combine with AND; the values inside one filter combine with OR.
+  - Without filters, every server the token's account can access is returned.
+'''
+
+EXAMPLES = r'''
+- name: Read every server (token and address from GAMEPANEL_API_TOKEN and GAMEPANEL_BASE_URL)
+  gamepanel.panel.server_info:
+  register: fleet
+
+- name: Show the servers that are not online
+  ansible.builtin.debug:
+    msg: "{{ fleet.servers | rejectattr('status', 'equalto', 'online') | map(attribute='name') | list }}"
+
+- name: Read one server by id, with its players and metrics
+  gamepanel.panel.server_info:
+    id: mc-01
+    include:
+      - players
+      - metrics
+  register: mc01
+
+- name: Show who is playing
+  ansible.builtin.debug:
+    var: mc01.servers[0].details.players
+
+- name: Set the connection once for every gamepanel.panel module (also works on a play)
+  module_defaults:
+    group/gamepanel.panel.panel:
+      base_url: https://panel.example.com/api/v1
+      api_token: "{{ vault_gamepanel_token }}"
+      rate_limit: 600  # Team plan
+  block:
+    - name: Online Minecraft servers whose name starts with "Survival"
+      gamepanel.panel.server_info:
+        game: minecraft
+        status: online
+        name: "Survival*"
+      register: survival
+
+    - name: Every Rust server, whatever its status
+      gamepanel.panel.server_info:
+        game: rust
+      register: rust_servers
+
+- name: Use the planned API variant (players only)
+  gamepanel.panel.server_info:
+    api_variant: planned
+    include: players
+'''
+
+RETURN = r'''
+servers:
+  description:
+    - The selected servers, in the panel's order. Always a list; one element when O(id) is given, empty when no
+      server matches the filters.
+    - Fields the panel does not send are V(null).
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Server identifier, as used in the API's paths.
+      type: str
+      sample: mc-01
+    name:
+      description: Display name.
+      type: str
+      sample: Survival
+    game:
+      description: Game identifier.
+      type: str
+      sample: minecraft
+    status:
+      description: Live status exactly as the panel reports it. V(online) is known; other values exist.
+      type: str
+      sample: online
+    players:
+      description: Current players and capacity, or V(null) when the panel does not say.
+      type: dict
+      contains:
+        current:
+          description: Players now.
+          type: int
+          sample: 3
+        max:
+          description: Player capacity.
+          type: int
+          sample: 20
+    cpu:
+      description: CPU usage counter as the panel reports it.
+      type: float
+      sample: 12.5
+    memory_mb:
+      description: Memory in megabytes.
+      type: int
+      sample: 2048
+    uptime_seconds:
+      description: Uptime in seconds.
+      type: int
+      sample: 86400
+    details:
+      description:
+        - One key per sub-resource of O(include), each holding the body the panel returned for it, unchanged.
+        - The server field RV(servers[].players) is never replaced by the players sub-resource.
+      returned: when O(include) is not empty
+      type: dict
+      sample: {"players": {"players": [{"name": "steve"}]}}
+api:
+  description: What the module spent talking to the panel.
+  returned: always, except when the connection options are invalid
+  type: dict
+  contains:
+    requests:
+      description: HTTP requests sent, retries included.
+      type: int
+      sample: 2
+    retries:
+      description: Requests sent again after a rate-limit answer, a server error or a connection failure.
+      type: int
+      sample: 0
+    waited_seconds:
+      description: Seconds spent waiting, in backoff and for the shared rate-limit budget.
+      type: float
+      sample: 0.0
+status:
+  description: HTTP status of the panel's error answer, when the module failed on one.
+  returned: failure
+  type: int
+  sample: 404
+'''
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.module import (
+    client_from_module,
+    fail_from_error,
+    panel_argument_spec,
+)
+from ansible_collections.gamepanel.panel.plugins.module_utils.servers import SUBRESOURCES, select_servers
+
+
+def main():
+    argument_spec = panel_argument_spec()
+    argument_spec.update(
+        id=dict(type="str"),
+        name=dict(type="list", elements="str"),
+        game=dict(type="list", elements="str"),
+        status=dict(type="list", elements="str"),
+        include=dict(type="list", elements="str", choices=list(SUBRESOURCES), default=[]),
+    )
+    module = AnsibleModule(
+        argument_spec=argument_spec,
+        mutually_exclusive=[("id", "name"), ("id", "game"), ("id", "status")],
+        supports_check_mode=True,
+    )
+    client = client_from_module(module)
+    params = module.params
+    try:
+        servers = select_servers(
+            client,
+            server_id=params["id"],
+            names=params["name"],
+            games=params["game"],
+            statuses=params["status"],
+            include=params["include"],
+        )
+    except PanelError as error:
+        fail_from_error(module, error, client=client, servers=[])
+    module.exit_json(changed=False, servers=servers, api=client.stats)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,628 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""server_control's logic on a fake panel and a fake clock: no HTTP, no real sleeping."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.control import (
+    ControlFailed,
+    ControlRequest,
+    run_control,
+)
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
+    PanelAmbiguousError,
+    PanelApiError,
+    PanelForbiddenError,
+    PanelNotFoundError,
+)
+
+RESULT_KEYS = {"changed", "action", "before", "server", "converged", "elapsed", "skipped_reason", "api"}
+
+
+class FakeClock:
+    """Monotonic time that only moves when someone sleeps; scheduled events fire on the way."""
+
+    def __init__(self):
+        self.now = 1000.0
+        self.events = []
+        self.sleeps = []
+
+    def monotonic(self):
+        return self.now
+
+    def time(self):
+        return 1700000000.0 + self.now
+
+    def at(self, delay, action):
+        self.events.append((self.now + delay, len(self.events), action))
+        self.events.sort(key=lambda event: event[:2])
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        target = self.now + seconds
+        while self.events and self.events[0][0] <= target:
+            when, _order, action = self.events.pop(0)
+            self.now = max(self.now, when)
+            action()
+        self.now = target
+
+
+def server(server_id="mc-01", name="Survival", status="online", players=3, uptime=86400, **extra):
+    record = {"id": server_id, "name": name, "game": "minecraft", "status": status,
+              "players": {"current": players, "max": 20}, "cpu": 1.0, "memory_mb": 1024, "uptime_seconds": uptime}
+    record.update(extra)
+    return record
+
+
+class FakeClient:
+    """Stands in for PanelClient: a dict of servers, a log of requests, hooks for an agent."""
+
+    def __init__(self, *servers, variant="live"):
+        self.clock = FakeClock()
+        self.servers = {record["id"]: record for record in (servers or (server(),))}
+        self.variant = variant
+        self.log = []  # (time, what, server_id)
+        self.on_post = None  # callable(server_id, action): the agent's reaction, usually scheduled
+        self.post_error = None
+        self.read_error_after = None  # raise on reads after this many reads
+        self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
+
+    @property
+    def posts(self):
+        return [entry for entry in self.log if entry[1].startswith("POST")]
+
+    @property
+    def reads(self):
+        return [entry for entry in self.log if entry[1] == "GET"]
+
+    def record(self, what, server_id=None):
+        self.stats["requests"] += 1
+        self.log.append((self.clock.now, what, server_id))
+
+    def get_server(self, server_id):
+        self.record("GET", server_id)
+        if self.read_error_after is not None and len(self.reads) > self.read_error_after:
+            raise PanelApiError("The panel answered 500: internal error.", status=500, server_id=server_id)
+        if server_id not in self.servers:
+            raise PanelNotFoundError("No server with id %s." % server_id, status=404, server_id=server_id)
+        return copy.deepcopy(self.servers[server_id])
+
+    def list_servers(self):
+        self.record("LIST")
+        return [copy.deepcopy(record) for record in self.servers.values()]
+
+    def queue_action(self, server_id, action):
+        self.record("POST " + action, server_id)
+        if self.post_error is not None and not isinstance(self.post_error, PanelAmbiguousError):
+            raise self.post_error
+        if self.on_post is not None:
+            self.on_post(server_id, action)
+        if self.post_error is not None:
+            raise self.post_error
+        return {"action": action, "state": "queued"}
+
+    def supports(self, action):
+        return self.variant == "live" or action == "restart"
+
+    # -- agent helpers -------------------------------------------------------------------
+
+    def later(self, delay, server_id="mc-01", **fields):
+        self.clock.at(delay, lambda: self.servers[server_id].update(fields))
+
+    def agent_applies_after(self, delay, *steps):
+        """On POST: after ``delay`` seconds apply each step (seconds_after_delay, fields)."""
+        def react(server_id, action):
+            for offset, fields in steps:
+                self.later(delay + offset, server_id, **fields)
+        self.on_post = react
+
+
+def request(state, **options):
+    options.setdefault("server_id", "mc-01")
+    return ControlRequest(state, **options)
+
+
+def run(client, state, check_mode=False, diff=False, **options):
+    return run_control(client, request(state, **options), check_mode=check_mode, diff=diff)
+
+
+def fail(client, state, **options):
+    check_mode = options.pop("check_mode", False)
+    with pytest.raises(ControlFailed) as caught:
+        run(client, state, check_mode=check_mode, **options)
+    return caught.value
+
+
+# -- read before write ----------------------------------------------------------------------
+
+
+def test_started_on_online_server_queues_nothing():
+    client = FakeClient()
+    result = run(client, "started")
+    assert set(result) == RESULT_KEYS
+    assert (result["changed"], result["action"], result["converged"], result["skipped_reason"]) == (False, None, None, None)
+    assert result["before"]["status"] == "online" and result["server"] == result["before"]
+    assert client.posts == []
+
+
+@pytest.mark.parametrize("status", ["offline", "stopped", "crashed", "installing", None])
+def test_started_on_any_other_status_queues_a_start(status):
+    client = FakeClient(server(status=status, players=0, uptime=0))
+    client.agent_applies_after(30, (0, {"status": "online", "uptime_seconds": 1}))
+    result = run(client, "started")
+    assert (result["changed"], result["action"], result["converged"]) == (True, "start", True)
+    assert result["before"]["status"] == status  # the raw value, unknown or not
+    assert result["server"]["status"] == "online"
+    assert [entry[1] for entry in client.posts] == ["POST start"]
+
+
+@pytest.mark.parametrize("status", ["offline", "stopped"])
+def test_stopped_on_a_stopped_status_queues_nothing(status):
+    client = FakeClient(server(status=status, players=0, uptime=0))
+    result = run(client, "stopped")
+    assert (result["changed"], result["action"]) == (False, None)
+    assert client.posts == []
+
+
+def test_stopped_statuses_are_configurable():
+    client = FakeClient(server(status="halted", players=0))
+    assert run(client, "stopped", stopped_statuses=["halted"])["changed"] is False
+    result = run(client, "stopped", stopped_statuses=["offline"], wait=False)
+    assert result["action"] == "stop"
+
+
+@pytest.mark.parametrize("status", ["online", "crashed", "installing", "starting"])
+def test_stopped_on_any_other_status_queues_a_stop(status):
+    client = FakeClient(server(status=status, players=0))
+    client.agent_applies_after(10, (0, {"status": "stopping"}), (5, {"status": "offline", "uptime_seconds": 0}))
+    result = run(client, "stopped")
+    assert (result["changed"], result["action"], result["converged"]) == (True, "stop", True)
+    assert result["server"]["status"] == "offline"
+    assert len(client.posts) == 1
+
+
+def test_stop_converges_on_any_stopped_status():
+    client = FakeClient(server(players=0))
+    client.agent_applies_after(10, (0, {"status": "stopped"}))
+    assert run(client, "stopped")["server"]["status"] == "stopped"
+
+
+# -- restart --------------------------------------------------------------------------------
+
+
+def test_restarted_always_restarts_without_min_uptime():
+    client = FakeClient(server(uptime=5))
+    client.agent_applies_after(20, (0, {"status": "restarting"}), (10, {"status": "online", "uptime_seconds": 2}))
+    result = run(client, "restarted")
+    assert (result["changed"], result["action"], result["converged"]) == (True, "restart", True)
+    assert result["server"]["uptime_seconds"] == 2
+
+
+def test_fast_restart_that_never_leaves_online_is_seen_by_the_uptime_drop():
+    client = FakeClient()
+    client.agent_applies_after(40, (0, {"uptime_seconds": 0}))
+    result = run(client, "restarted")
+    assert result["converged"] is True
+    assert result["server"]["status"] == "online" and result["server"]["uptime_seconds"] == 0
+    assert client.clock.now - 1000.0 >= 40
+
+
+def test_stale_online_reads_do_not_end_the_wait():
+    client = FakeClient()
+    # A slow agent: for 100 s every read still shows the old, growing uptime.
+    for second in range(0, 100, 10):
+        client.later(second, uptime_seconds=86400 + second)
+    client.agent_applies_after(100, (0, {"uptime_seconds": 3}))
+    result = run(client, "restarted")
+    assert result["converged"] is True
+    assert result["server"]["uptime_seconds"] == 3
+    assert client.clock.now - 1000.0 >= 100
+    assert len(client.reads) > 3  # it read the stale server several times and kept waiting
+
+
+def test_restart_converges_after_going_down_even_without_uptime():
+    client = FakeClient(server(uptime=None))
+    client.agent_applies_after(10, (0, {"status": "restarting"}), (10, {"status": "online"}))
+    result = run(client, "restarted")
+    assert result["converged"] is True
+
+
+def test_restart_of_an_offline_server_converges_on_online():
+    client = FakeClient(server(status="offline", players=0, uptime=0))
+    client.agent_applies_after(10, (0, {"status": "online", "uptime_seconds": 1}))
+    result = run(client, "restarted", min_uptime=600)  # an offline server's uptime 0 is not a recent restart
+    assert (result["action"], result["converged"]) == ("restart", True)
+
+
+def test_every_wait_read_comes_after_the_post():
+    client = FakeClient()
+    client.agent_applies_after(12, (0, {"uptime_seconds": 0}))
+    run(client, "restarted", poll_interval=2)
+    post_time = client.posts[0][0]
+    reads_after = [entry for entry in client.log if entry[0] > post_time]
+    assert reads_after and all(entry[1] == "GET" for entry in reads_after)
+    assert client.log[-1][0] >= post_time + 2
+
+
+def test_restart_with_uptime_at_min_uptime_restarts():
+    client = FakeClient(server(uptime=600))
+    client.agent_applies_after(5, (0, {"uptime_seconds": 0}))
+    assert run(client, "restarted", min_uptime=600)["action"] == "restart"
+
+
+def test_min_uptime_counts_a_recently_started_server_as_restarted():
+    client = FakeClient(server(uptime=120))
+    result = run(client, "restarted", min_uptime=600)
+    assert (result["changed"], result["action"], result["converged"]) == (False, None, None)
+    assert client.posts == []
+
+
+def test_min_uptime_rerun_after_a_restart_restarts_nobody_twice():
+    client = FakeClient()
+    client.agent_applies_after(10, (0, {"uptime_seconds": 0}))
+    assert run(client, "restarted", min_uptime=3600)["changed"] is True
+    assert run(client, "restarted", min_uptime=3600)["changed"] is False
+    assert len(client.posts) == 1
+
+
+# -- wait runs out --------------------------------------------------------------------------
+
+
+def test_wait_that_runs_out_says_queued_not_applied_and_never_requeues():
+    client = FakeClient()  # the agent never checks in
+    failure = fail(client, "restarted", wait_timeout=60)
+    assert "queued, not yet applied: the agent has not checked in" in failure.message
+    assert "Survival (mc-01)" in failure.message
+    assert failure.result["changed"] is True
+    assert failure.result["action"] == "restart"
+    assert failure.result["converged"] is False
+    assert len(client.posts) == 1
+    assert failure.result["elapsed"] == pytest.approx(60, abs=0.01)
+    assert client.clock.now == pytest.approx(1060)  # never sleeps past the deadline
+
+
+def test_wait_that_runs_out_after_a_move_says_what_was_seen():
+    client = FakeClient(server(players=0))
+    client.agent_applies_after(5, (0, {"status": "stopping"}))
+    failure = fail(client, "stopped", wait_timeout=30)
+    assert "moved from status online to stopping" in failure.message
+    assert "Last status seen: stopping" in failure.message
+    assert "a stopped status (offline, stopped)" in failure.message
+    assert failure.result["server"]["status"] == "stopping"
+    assert failure.result["changed"] is True and len(client.posts) == 1
+
+
+def test_read_error_during_the_wait_fails_without_requeueing():
+    client = FakeClient()
+    client.read_error_after = 2
+    failure = fail(client, "restarted")
+    assert "reading the server back failed" in failure.message
+    assert "did not send it again" in failure.message
+    assert failure.result["changed"] is True
+    assert isinstance(failure.error, PanelApiError)
+    assert len(client.posts) == 1
+
+
+def test_without_wait_nothing_is_read_after_the_post():
+    client = FakeClient()
+    result = run(client, "restarted", wait=False)
+    assert (result["changed"], result["action"], result["converged"]) == (True, "restart", None)
+    assert client.log[-1][1] == "POST restart"
+
+
+def test_polls_back_off_up_to_the_budget_ceiling():
+    client = FakeClient()
+    fail(client, "restarted", wait_timeout=300, poll_interval=5, rate_limit=120)
+    assert client.clock.sleeps[:6] == [5, 7.5, 11.25, 16.875, 25.0, 25.0]
+    assert len(client.reads) < 20  # a 300 s wait costs a handful of requests, not 60
+
+
+# -- player gates ---------------------------------------------------------------------------
+
+
+def test_busy_server_is_skipped():
+    client = FakeClient(server(players=3))
+    result = run(client, "restarted", max_players=0)
+    assert (result["changed"], result["action"]) == (False, None)
+    assert "3 players online, more than max_players (0)" in result["skipped_reason"]
+    assert client.posts == []
+
+
+def test_busy_server_fails_with_on_busy_fail():
+    client = FakeClient(server(players=3))
+    failure = fail(client, "stopped", max_players=2, on_busy="fail")
+    assert "3 players online" in failure.message and "on_busy=fail" in failure.message
+    assert failure.result["changed"] is False
+    assert client.posts == []
+
+
+def test_server_within_max_players_is_restarted():
+    client = FakeClient(server(players=2))
+    client.agent_applies_after(5, (0, {"uptime_seconds": 0}))
+    assert run(client, "restarted", max_players=2)["action"] == "restart"
+
+
+def test_drain_waits_until_players_leave_then_queues():
+    client = FakeClient(server(players=3))
+    client.later(45, players={"current": 0, "max": 20})
+    client.agent_applies_after(5, (0, {"uptime_seconds": 0}))
+    result = run(client, "restarted", max_players=0, drain_timeout=120)
+    assert (result["changed"], result["action"], result["converged"]) == (True, "restart", True)
+    assert client.posts[0][0] >= 1045  # queued only once the players had left
+
+
+def test_drain_that_runs_out_skips_with_the_reason():
+    client = FakeClient(server(players=3))
+    result = run(client, "stopped", max_players=0, drain_timeout=60)
+    assert result["changed"] is False
+    assert "after waiting drain_timeout (60 s)" in result["skipped_reason"]
+    assert client.clock.now == pytest.approx(1060)
+    assert client.posts == []
+
+
+def test_drain_that_runs_out_fails_with_on_busy_fail():
+    client = FakeClient(server(players=3))
+    failure = fail(client, "stopped", max_players=0, drain_timeout=30, on_busy="fail")
+    assert "after waiting drain_timeout (30 s)" in failure.message
+    assert client.posts == []
+
+
+def test_server_that_stops_on_its_own_during_the_drain_needs_nothing():
+    client = FakeClient(server(players=3))
+    client.later(20, status="offline", players={"current": 0, "max": 20})
+    result = run(client, "stopped", max_players=0, drain_timeout=120)
+    assert (result["changed"], result["skipped_reason"]) == (False, None)
+    assert client.posts == []
+
+
+def test_unknown_player_count_counts_as_busy():
+    client = FakeClient(server(players=None))
+    result = run(client, "restarted", max_players=5)
+    assert "reports no player count" in result["skipped_reason"]
+
+
+def test_player_gate_does_not_apply_to_start_or_to_a_stopped_server():
+    client = FakeClient(server(status="offline", players=4))
+    client.agent_applies_after(5, (0, {"status": "online"}))
+    assert run(client, "started", max_players=0)["action"] == "start"
+    client = FakeClient(server(status="offline", players=4, uptime=0))
+    client.agent_applies_after(5, (0, {"status": "online"}))
+    assert run(client, "restarted", max_players=0)["action"] == "restart"
+
+
+# -- check mode and diff --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("state, status, action", [
+    ("started", "offline", "start"),
+    ("stopped", "online", "stop"),
+    ("restarted", "online", "restart"),
+    ("started", "online", None),
+    ("stopped", "offline", None),
+])
+def test_check_mode_predicts_and_sends_nothing(state, status, action):
+    client = FakeClient(server(status=status, players=0))
+    result = run(client, state, check_mode=True)
+    assert (result["changed"], result["action"], result["converged"]) == (action is not None, action, None)
+    assert client.posts == []
+    assert [entry[1] for entry in client.log] == ["GET"]
+
+
+def test_check_mode_does_not_wait_for_a_drain():
+    client = FakeClient(server(players=3))
+    result = run(client, "restarted", check_mode=True, max_players=0, drain_timeout=600)
+    assert result["changed"] is False
+    assert "Check mode does not wait drain_timeout" in result["skipped_reason"]
+    assert client.clock.now == 1000.0
+
+
+def test_diff_shows_status_before_and_expected_after():
+    client = FakeClient(server(status="crashed", players=0))
+    result = run(client, "stopped", check_mode=True, diff=True)
+    assert result["diff"] == {"before": {"status": "crashed"}, "after": {"status": "offline"}}
+    result = run(client, "started", check_mode=True, diff=True)
+    assert result["diff"] == {"before": {"status": "crashed"}, "after": {"status": "online"}}
+
+
+def test_diff_after_a_converged_wait_shows_the_status_reached():
+    client = FakeClient(server(players=0))
+    client.agent_applies_after(5, (0, {"status": "stopped"}))
+    result = run(client, "stopped", diff=True)
+    assert result["diff"] == {"before": {"status": "online"}, "after": {"status": "stopped"}}
+
+
+def test_diff_without_change_is_equal():
+    result = run(FakeClient(), "started", diff=True)
+    assert result["diff"]["before"] == result["diff"]["after"] == {"status": "online"}
+
+
+# -- planned variant ------------------------------------------------------------------------
+
+
+def test_planned_variant_restarts():
+    client = FakeClient(variant="planned")
+    client.agent_applies_after(5, (0, {"uptime_seconds": 0}))
+    result = run(client, "restarted", api_variant="planned")
+    assert result["action"] == "restart"
+    assert [entry[1] for entry in client.posts] == ["POST restart"]
+
+
+@pytest.mark.parametrize("state, action", [("started", "start"), ("stopped", "stop")])
+def test_planned_variant_refuses_start_and_stop_before_any_request(state, action):
+    client = FakeClient(variant="planned")
+    failure = fail(client, state, api_variant="planned")
+    assert "planned API variant (api_variant=planned) has no %s action" % action in failure.message
+    assert failure.result["changed"] is False
+    assert client.log == []
+
+
+# -- ambiguous POST -------------------------------------------------------------------------
+
+
+def ambiguous():
+    return PanelAmbiguousError("The connection closed before the panel answered the POST.", server_id="mc-01")
+
+
+def test_ambiguous_post_that_converges_succeeds_without_resending():
+    client = FakeClient()
+    client.post_error = ambiguous()
+    client.agent_applies_after(10, (0, {"uptime_seconds": 0}))
+    result = run(client, "restarted")
+    assert (result["changed"], result["converged"], result["action"]) == (True, True, "restart")
+    assert len(client.posts) == 1
+
+
+def test_ambiguous_post_that_never_shows_fails_without_resending():
+    client = FakeClient()
+    client.post_error = ambiguous()
+    failure = fail(client, "restarted", wait_timeout=30)
+    assert "may already be queued" in failure.message and "did not send it again" in failure.message
+    assert failure.result["changed"] is True
+    assert failure.error is client.post_error
+    assert len(client.posts) == 1
+
+
+def test_ambiguous_post_without_wait_reads_back_once():
+    client = FakeClient(server(status="offline", players=0, uptime=0))
+    client.post_error = ambiguous()
+    client.on_post = lambda server_id, action: client.servers[server_id].update(status="starting")
+    result = run(client, "started", wait=False)
+    assert (result["changed"], result["server"]["status"]) == (True, "starting")
+    assert [entry[1] for entry in client.log] == ["GET", "POST start", "GET"]
+
+
+def test_ambiguous_post_without_wait_and_no_sign_fails():
+    client = FakeClient()
+    client.post_error = ambiguous()
+    failure = fail(client, "restarted", wait=False)
+    assert "may already be queued" in failure.message
+    assert failure.result["changed"] is True
+    assert len(client.posts) == 1
+
+
+def test_refused_post_reports_no_change():
+    client = FakeClient()
+    client.post_error = PanelForbiddenError("The token's user is a member; controlling servers needs owner or admin.", status=403)
+    failure = fail(client, "restarted")
+    assert "member" in failure.message
+    assert (failure.result["changed"], failure.result["action"]) == (False, None)
+    assert failure.error is client.post_error
+
+
+# -- selecting the server -------------------------------------------------------------------
+
+
+def test_select_by_exact_name():
+    client = FakeClient(server(), server("mc-02", "Creative"))
+    result = run(client, "started", server_id=None, name="Creative")
+    assert result["before"]["id"] == "mc-02"
+
+
+def test_name_matching_several_servers_lists_them():
+    client = FakeClient(server("a-1", "Lobby"), server("b-2", "Lobby"), server("c-3", "Other"))
+    failure = fail(client, "started", server_id=None, name="Lobby")
+    assert "2 servers are named 'Lobby': Lobby (a-1), Lobby (b-2)" in failure.message
+    assert client.posts == []
+
+
+def test_name_matching_nothing_lists_candidates():
+    client = FakeClient(server(), server("mc-02", "Creative"))
+    failure = fail(client, "started", server_id=None, name="Nope")
+    assert "No server is named exactly 'Nope'" in failure.message
+    assert "Survival (mc-01), Creative (mc-02)" in failure.message
+
+
+def test_name_matching_nothing_prefers_similar_names():
+    client = FakeClient(server(), server("mc-02", "Creative"))
+    failure = fail(client, "started", server_id=None, name="survival")
+    assert "Similar names: Survival (mc-01)." in failure.message
+
+
+def test_name_is_not_a_pattern():
+    client = FakeClient(server("a-1", "Lobby*"), server("b-2", "Lobby 2"))
+    assert run(client, "started", server_id=None, name="Lobby*")["before"]["id"] == "a-1"
+
+
+def test_listed_server_without_id_cannot_be_controlled():
+    client = FakeClient(server(server_id=None, name="Ghost"))
+    client.servers = {"x": server(server_id=None, name="Ghost")}
+    failure = fail(client, "restarted", server_id=None, name="Ghost")
+    assert "without an id" in failure.message
+    assert client.posts == []
+
+
+def test_unknown_id_fails_with_the_panel_message():
+    failure = fail(FakeClient(), "started", server_id="nope")
+    assert isinstance(failure.error, PanelNotFoundError)
+    assert "No server with id nope." in failure.message
+    assert failure.result["changed"] is False and failure.result["before"] is None
+
+
+# -- validation and results -----------------------------------------------------------------
+
+
+def test_invalid_options_fail_before_any_request():
+    client = FakeClient()
+    failure = fail(client, "restarted", poll_interval=0, max_players=-1)
+    assert "poll_interval must be more than 0 seconds." in failure.message
+    assert "max_players must not be negative." in failure.message
+    assert client.log == []
+
+
+def test_request_from_module_params():
+    params = {"id": None, "name": "Survival", "state": "stopped", "wait": False, "wait_timeout": 10,
+              "poll_interval": 1.5, "min_uptime": None, "max_players": 0, "drain_timeout": 30, "on_busy": "fail",
+              "stopped_statuses": ["offline"], "api_variant": "planned", "rate_limit": 600, "api_token": "x"}
+    built = ControlRequest.from_params(params)
+    assert (built.name, built.state, built.wait, built.poll_interval, built.on_busy) == ("Survival", "stopped", False, 1.5, "fail")
+    assert (built.stopped_statuses, built.api_variant, built.rate_limit, built.action) == (("offline",), "planned", 600, "stop")
+    assert built.problems() == []
+
+
+def test_result_reports_api_stats_and_elapsed_on_the_injected_clock():
+    client = FakeClient()
+    client.agent_applies_after(20, (0, {"uptime_seconds": 0}))
+    result = run(client, "restarted")
+    assert result["api"] == client.stats and result["api"]["requests"] == len(client.log)
+    assert result["elapsed"] == pytest.approx(client.clock.now - 1000.0)
+
+
+# -- shared status reads --------------------------------------------------------------------
+
+
+class RecordingStatusReads:
+    """Answers wait reads like SharedStatusReads would, recording each ``not_before``."""
+
+    def __init__(self, client):
+        self.client = client
+        self.asked = []
+
+    def read(self, server_id, not_before):
+        self.asked.append(not_before)
+        view = self.client.clock.time()
+        return self.client.get_server(server_id), view
+
+
+def test_wait_reads_go_through_shared_reads_never_older_than_the_post():
+    client = FakeClient()
+    client.agent_applies_after(10, (0, {"uptime_seconds": 0}))
+    reads = RecordingStatusReads(client)
+    result = run_control(client, request("restarted"), status_reads=reads)
+    assert result["converged"] is True
+    post_answered = client.clock.time() - (client.clock.now - client.posts[0][0])
+    assert reads.asked[0] == pytest.approx(post_answered)
+    assert all(later > earlier for earlier, later in zip(reads.asked, reads.asked[1:]))
+    assert len(reads.asked) == len(client.reads) - 1  # every read after the POST, not the one before it
+
+
+def test_check_mode_and_no_wait_make_no_shared_reads():
+    client = FakeClient()
+    reads = RecordingStatusReads(client)
+    run_control(client, request("restarted"), check_mode=True, status_reads=reads)
+    run_control(client, request("restarted", wait=False), status_reads=reads)
+    assert reads.asked == []
