@@ -169,7 +169,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.servers import fil
 
 try:
     from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient
-except ImportError as client_import_error:  # requests missing on the controller: say so when the panel is needed
+except ImportError as client_import_error:  # a broken installation: reported when the panel must be asked, not at load
     PanelClient = None
     CLIENT_IMPORT_ERROR = client_import_error
 else:
@@ -294,8 +294,11 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def _make_client(self, connection):
         """Built only when the panel must be asked, so a cache hit touches neither network nor budget."""
         if CLIENT_IMPORT_ERROR is not None:
-            raise AnsibleError('%s needs the Python library requests on the controller: %s' % (self.NAME, to_native(CLIENT_IMPORT_ERROR)))
-        return PanelClient(**connection)
+            raise AnsibleError('%s could not load the collection\'s API client: %s' % (self.NAME, to_native(CLIENT_IMPORT_ERROR)))
+        try:
+            return PanelClient(**connection)
+        except PanelError as error:  # settings the client refuses, e.g. a base_url that is not a URL
+            raise AnsibleError(to_native(error))
 
     # -- inventory ----------------------------------------------------------------------------
 

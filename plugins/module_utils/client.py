@@ -10,7 +10,7 @@ live in retry.py, request pacing in ratelimit.py, message wording in errors.py.
 
 The API token never leaves this object except in the Authorization header: it is
 held by a wrapper whose repr is redacted, every PanelError leaving a public method
-is scrubbed of it, and the rate budget is keyed by its hash.
+is scrubbed of it, and the rate budget only ever stores its SHA-256.
 """
 
 from __future__ import annotations
@@ -132,7 +132,8 @@ def _scrubbed(method):
         try:
             return method(self, *args, **kwargs)
         except errors.PanelError as error:
-            raise error.scrub(self._token.reveal()) from None
+            token = getattr(self, "_token", None)  # not set yet when the token itself was refused
+            raise error.scrub(token.reveal() if token is not None else None) from None
     return wrapper
 
 
@@ -144,6 +145,7 @@ class PanelClient(object):
     by default a new session, the system clock and the token's SharedBudget are used.
     """
 
+    @_scrubbed
     def __init__(self, base_url, api_token, api_variant="live", validate_certs=True,
                  request_timeout=30, rate_limit=120, retry_timeout=60, *, session=None, clock=None, budget=None):
         if not HAS_REQUESTS:

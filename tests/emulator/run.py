@@ -9,13 +9,6 @@ from __future__ import annotations
 import os
 import sys
 
-# The emulator never opens an outbound TLS connection, but aiohttp builds client SSL contexts
-# when it is imported, and loading the system CA bundle for them is a large share of the start-up
-# time (the emulator must start in well under a second). Pointing OpenSSL at no CA files makes
-# those contexts cheap; it only affects this process.
-os.environ["SSL_CERT_FILE"] = os.devnull
-os.environ["SSL_CERT_DIR"] = os.devnull
-
 if __package__ in (None, ""):
     # Run as a script: make the package importable as ``emulator`` (tests/ on sys.path).
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -23,4 +16,11 @@ if __package__ in (None, ""):
 from emulator.server import main  # noqa: E402  pylint: disable=wrong-import-position
 
 if __name__ == "__main__":
+    # The emulator never opens an outbound TLS connection, but aiohttp builds client SSL
+    # contexts when it is imported (emulator.server imports it only once the fixture is
+    # loaded), and loading the system CA bundle for them is a large share of the start-up
+    # time. Pointing OpenSSL at no CA files makes those contexts cheap; only this process
+    # is affected.
+    os.environ["SSL_CERT_FILE"] = os.devnull
+    os.environ["SSL_CERT_DIR"] = os.devnull
     sys.exit(main())

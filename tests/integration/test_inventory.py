@@ -322,6 +322,11 @@ class TestErrors:
         assert run.rc != 0, run.describe()
         assert 'failed without an answer from the panel' in ' '.join(run.stderr.split()), run.describe()
 
+    def test_a_base_url_that_is_no_url(self, ansible):
+        run = ansible.inventory(MINIMAL, base_url='panel.example.com/v1', env=self.FAIL_HARD)
+        assert run.rc != 0
+        assert 'is not an http(s) URL' in ' '.join(run.stderr.split()), run.describe()
+
     def test_missing_token(self, ansible):
         run = ansible.inventory(MINIMAL, token=None, env=self.FAIL_HARD)
         assert run.rc != 0

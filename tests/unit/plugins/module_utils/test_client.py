@@ -167,6 +167,12 @@ def test_token_that_cannot_be_a_header_is_refused_without_showing_it(token):
     assert "secret" not in "".join(traceback.format_exception(caught.type, caught.value, caught.tb))
 
 
+def test_token_pasted_into_base_url_is_not_echoed():
+    with pytest.raises(PanelError, match="base_url") as caught:
+        PanelClient("panel.example.test/v1?token=" + TOKEN, TOKEN, budget=object())
+    assert TOKEN not in str(caught.value)
+
+
 def test_token_surrounding_whitespace_is_stripped(panel):
     panel.reply(json=[])
     panel.client(api_token="  " + TOKEN + "\n").list_servers()

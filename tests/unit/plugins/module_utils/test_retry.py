@@ -17,6 +17,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils import retry
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
     PanelAmbiguousError,
     PanelApiError,
+    PanelError,
     PanelNotFoundError,
     PanelRateLimitError,
     PanelTransportError,
@@ -254,8 +255,9 @@ def test_tls_failure_is_not_retried(panel):
 def test_4xx_is_never_retried(panel, status):
     panel.reply(status=status, json={"message": "no"})
     client = panel.client()
-    with pytest.raises(Exception):
+    with pytest.raises(PanelError) as caught:
         client.list_servers()
+    assert caught.value.status == status
     assert client.stats["requests"] == 1
     assert panel.clock.sleeps == []
 
