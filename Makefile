@@ -61,10 +61,17 @@ ANSIBLE_ENV := ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS_PATH) ANSIBLE_HOME=$(TMP)/
 PYTEST_OPTS := -p no:cacheprovider --rootdir=$(ROOT) -ra --color=$(if $(CI),no,auto)
 INTEGRATION_WORKERS ?= 2
 
-# The steps of `make test`, in order. The first three prepare; a failure there stops the run.
+# The steps of `make test` (see the test target at the end).
 SETUP_STEPS := venvs collection get-pip-standin
 CHECK_STEPS := docs-check units emulator-tests integration lint galaxy-importer sanity
 TEST_STEPS := $(SETUP_STEPS) $(CHECK_STEPS)
+empty :=
+space := $(empty) $(empty)
+comma := ,
+
+# `make test` builds the collection once, then runs checks in parallel with
+# COLLECTION_FROZEN=1: they use that build and never rebuild it under each other's feet.
+COLL_DEP := $(if $(COLLECTION_FROZEN),,collection)
 
 # pytest on each venv in turn, all of them even when one fails. pytest exits 5 when it
 # collected no test: that is a failure here, never a pass.
@@ -173,7 +180,7 @@ get-pip-standin: $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-lates
 # ---------------------------------------------------------------------------
 # Checks
 
-sanity: get-pip-standin collection
+sanity: get-pip-standin $(COLL_DEP)
 	@status=0; for venv in $(TEST_VENVS); do \
 		bin=$(ROOT)/$(VENV)/$$venv/bin; \
 		py=$$($$bin/python -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
@@ -188,26 +195,29 @@ units: $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest)
 emulator-tests: $(call stamp,test-ansible-2.17)
 	$(call pytest,test-ansible-2.17,tests/emulator/tests)
 
-integration: collection $(call stamp,test-ansible-latest)
+integration: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest)
 	$(call pytest,$(TEST_VENVS),tests/integration -n $(INTEGRATION_WORKERS),GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
 
-lint: collection $(call stamp,lint)
+lint: $(COLL_DEP) $(call stamp,lint)
 	@$(ANSIBLE_ENV) $(VENV)/lint/bin/ansible-lint --version
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --offline --profile production
 
-galaxy-importer: collection $(call stamp,galaxy-importer)
-	@mkdir -p $(TMP)/galaxy-importer
-	@rc=0; GALAXY_IMPORTER_CONFIG=$(ROOT)/.ci/galaxy-importer.cfg \
+# galaxy-importer writes importer_result.json into its working directory: run it in .tmp.
+galaxy-importer: $(COLL_DEP) $(call stamp,galaxy-importer)
+	@rm -rf $(TMP)/galaxy-importer && mkdir -p $(TMP)/galaxy-importer
+	@rc=0; cd $(TMP)/galaxy-importer && GALAXY_IMPORTER_CONFIG=$(ROOT)/.ci/galaxy-importer.cfg \
 		GALAXY_IMPORTER_ANSIBLE_LOCAL_TMP=$(TMP)/galaxy-importer/ansible-tmp \
 		GALAXY_IMPORTER_TMP_ROOT_DIR=$(TMP)/galaxy-importer \
-		$(ANSIBLE_ENV) $(VENV)/galaxy-importer/bin/python -m galaxy_importer.main $(TARBALL) \
-		> $(TMP)/galaxy-importer/output.txt 2>&1 || rc=$$?; \
-	cat $(TMP)/galaxy-importer/output.txt; \
+		$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/galaxy-importer/bin:$$PATH \
+		$(ROOT)/$(VENV)/galaxy-importer/bin/python -m galaxy_importer.main $(ROOT)/$(TARBALL) \
+		> output.txt 2>&1 || rc=$$?; \
+	cat output.txt; \
 	if [ $$rc -ne 0 ]; then echo "FAILED: galaxy-importer exited $$rc"; exit 1; fi; \
-	if grep -E '^(ERROR|WARNING):' $(TMP)/galaxy-importer/output.txt >/dev/null; then \
-		echo "FAILED: galaxy-importer reported the errors or warnings above"; exit 1; fi
+	if grep -E '^(ERROR|WARNING):' output.txt >/dev/null; then \
+		echo "FAILED: galaxy-importer reported the errors or warnings above"; exit 1; fi; \
+	echo "galaxy-importer: the import succeeded (details in .tmp/galaxy-importer/importer_result.json)"
 
-docs-check: collection $(call stamp,test-ansible-latest) $(call stamp,changelog)
+docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest) $(call stamp,changelog)
 	@status=0; for venv in $(TEST_VENVS); do \
 		echo "--> ansible-doc with ansible-core $$($(VENV)/$$venv/bin/python -c 'import ansible; print(ansible.__version__)')"; \
 		$(ANSIBLE_ENV) $(VENV)/$$venv/bin/python .ci/docs_check.py $(ROOT) || status=1; \
@@ -216,7 +226,7 @@ docs-check: collection $(call stamp,test-ansible-latest) $(call stamp,changelog)
 	$(VENV)/changelog/bin/antsibull-changelog lint || status=1; \
 	exit $$status
 
-bench: collection
+bench: $(COLL_DEP) $(call stamp,test-ansible-2.17)
 	@ls tests/bench/*.py >/dev/null
 	@for f in tests/bench/*.py; do \
 		echo "--> $$f"; GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH) $(T17)/python $$f || exit 1; \
@@ -230,30 +240,17 @@ demo: collection
 		$(T17)/python demo/run_demo.py
 
 # ---------------------------------------------------------------------------
-# make test: every step, timed; runs them all and fails at the end if any failed.
+# make test: every step, timed. The three preparation steps run first (a failure there stops
+# the run); then two lanes run side by side on the two cores: sanity, lint and the Galaxy
+# import in one, the test suites in the other. Each check's output is kept in .tmp/logs and
+# shown whole when it ends. Every check runs even when one fails; the exit code says if any did.
+LANE_SANITY := sanity lint galaxy-importer
+LANE_CHECKS := docs-check units emulator-tests integration
 
 test:
-	@echo "make test: oldest $(PYTHON_OLDEST), latest $(PYTHON_LATEST)"
-	@total_start=$$(date +%s); failed=""; passed=0; summary=""; \
-	run_step() { \
-		local step=$$1 start rc=0; shift; start=$$(date +%s); \
-		echo; echo "===== make $$step"; \
-		$(MAKE) "$$@" $$step || rc=$$?; \
-		local took=$$(( $$(date +%s) - start )); \
-		if [ $$rc -eq 0 ]; then passed=$$((passed + 1)); status=ok; else failed="$$failed $$step"; status=FAILED; fi; \
-		summary="$$summary$$(printf '  %-16s %-7s %5ss' "$$step" "$$status" "$$took")\n"; \
-		echo "===== make $$step: $$status in $${took}s"; \
-		return $$rc; \
-	}; \
-	for step in $(SETUP_STEPS); do \
-		if [ $$step = venvs ]; then run_step venvs -j3 --output-sync=target || break; \
-		else run_step $$step || break; fi; \
-	done; \
-	if [ -z "$$failed" ]; then for step in $(CHECK_STEPS); do run_step $$step || true; done; fi; \
-	echo; echo "===== summary (total $$(( $$(date +%s) - total_start ))s)"; printf "$$summary"; \
-	count_failed=$$(echo $$failed | wc -w); \
-	echo "steps: $$passed passed, $$count_failed failed"; \
-	if [ -n "$$failed" ]; then echo "failed steps:$$failed"; exit 1; fi
+	@echo "make test: oldest Python $(PYTHON_OLDEST), latest Python $(PYTHON_LATEST)"
+	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup $(subst $(space),$(comma),$(SETUP_STEPS)) \
+		--lane $(subst $(space),$(comma),$(LANE_SANITY)) --lane $(subst $(space),$(comma),$(LANE_CHECKS))
 
 clean:
 	rm -rf $(BUILD) .tmp tests/output .ansible .pytest_cache

@@ -10,6 +10,7 @@ as JSON (which must hold DOCUMENTATION, EXAMPLES and, for modules, RETURN) and a
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -74,8 +75,10 @@ def main() -> int:
         print('docs-check: no modules or plugins found under plugins/')
         return 1
     failed = 0
-    for plugin_type, fqcn in found:
-        problems = check(plugin_type, fqcn)
+    # ansible-doc spends most of its time starting up: run a few at once.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        outcomes = list(pool.map(lambda item: check(*item), found))
+    for (plugin_type, fqcn), problems in zip(found, outcomes):
         if problems:
             failed += 1
             print(f'FAIL {plugin_type} {fqcn}')

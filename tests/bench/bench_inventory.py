@@ -1,21 +1,25 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Benchmark: ``ansible-inventory --list`` through the servers plugin versus a static YAML file.
+"""Benchmark: the servers inventory plugin versus a static YAML file with the same hosts.
 
 One run starts the panel emulator with a large generated fleet, then times side by side:
 
-* the plugin with no cache (cold: it lists the fleet from the panel),
+* the plugin with no cache (it lists the fleet from the panel),
 * the plugin with a warm cache (must make zero requests),
 * the yaml inventory plugin reading a static file with the same hosts, groups and variables,
-  written from the plugin's own output (the floor Ansible itself sets).
+  written from the plugin's own output (the floor Ansible itself sets), once with Ansible's
+  default plugin list and once with only the yaml plugin enabled.
 
-It reports wall times (median and best of --repeat runs), the ratios plugin/static and the
-panel requests each plugin run made (from the emulator's counters). It asserts nothing
-about timing: figures go to docs/performance.md. It does fail if the static file does not
-describe the same inventory, or if a warm-cache run makes a request, because then the
-comparison would be meaningless.
+Two commands are timed for each source: ``ansible-inventory --list`` (builds the inventory, then
+resolves and prints every host's variables) and ``ansible all --list-hosts`` (builds the inventory
+only: the cost a playbook pays at its start). Reported: wall times (median and best of --repeat
+runs), the ratios plugin/static and the panel requests of every plugin run (emulator counters).
 
-Run: python tests/bench/bench_inventory.py [--fleet-size 10000] [--repeat 5] [--json FILE]
+Nothing about timing is asserted: the figures go to docs/performance.md. The run does fail if
+the static file does not describe the plugin's inventory, or if a warm-cache run makes a
+request, since the comparison would then be meaningless.
+
+Run: python tests/bench/bench_inventory.py [--fleet-size 10000] [--repeat 5] [--json FILE] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -46,41 +50,11 @@ UNTHROTTLED = 1000000
 
 # Variables ansible-inventory adds itself; they are not part of what the plugin produced.
 ANSIBLE_MAGIC = ('inventory_file', 'inventory_dir')
+# Figures the emulator moves with its clock.
 LIVE_FIGURES = ('gamepanel_cpu', 'gamepanel_memory_mb', 'gamepanel_uptime_seconds')
 
-
-def ansible_inventory_command():
-    beside_python = Path(sys.executable).with_name('ansible-inventory')
-    return str(beside_python) if beside_python.exists() else 'ansible-inventory'
-
-
-def collections_path(workdir):
-    """The installed collection when the Makefile provides one, else a link tree to this checkout."""
-    installed = os.environ.get('GAMEPANEL_TEST_COLLECTIONS_PATH')
-    if installed:
-        return installed
-    if REPO.parent.name == 'gamepanel' and REPO.parent.parent.name == 'ansible_collections':
-        return str(REPO.parent.parent.parent)
-    tree = Path(workdir) / 'collections'
-    namespace = tree / 'ansible_collections' / 'gamepanel'
-    namespace.mkdir(parents=True)
-    (namespace / 'panel').symlink_to(REPO, target_is_directory=True)
-    return str(tree)
-
-
-def requests_made(control):
-    return sum(control.counters()['requests'].get(TOKEN_NAME, {}).values())
-
-
-def run_inventory(source, env):
-    """Wall time of one ``ansible-inventory --list`` and its parsed output."""
-    started = time.perf_counter()
-    completed = subprocess.run([ansible_inventory_command(), '-i', str(source), '--list'],
-                               env=env, capture_output=True, text=True, check=False)
-    elapsed = time.perf_counter() - started
-    if completed.returncode != 0:
-        raise SystemExit('ansible-inventory -i %s failed (rc %d):\n%s' % (source, completed.returncode, completed.stderr))
-    return elapsed, json.loads(completed.stdout)
+LIST = 'ansible-inventory --list'
+LIST_HOSTS = 'ansible all --list-hosts'
 
 
 class UnsafeText(str):
@@ -94,6 +68,70 @@ def _represent_unsafe(dumper, value):
 
 YAML_DUMPER = getattr(yaml, 'CSafeDumper', yaml.SafeDumper)
 yaml.add_representer(UnsafeText, _represent_unsafe, Dumper=YAML_DUMPER)
+
+
+def ansible_command(name):
+    beside_python = Path(sys.executable).with_name(name)
+    return str(beside_python) if beside_python.exists() else name
+
+
+def collections_path(workdir):
+    """The installed collection when the Makefile provides one, else a link tree to this checkout."""
+    installed = os.environ.get('GAMEPANEL_TEST_COLLECTIONS_PATH')
+    if installed:
+        return installed
+    if REPO.parent.name == 'gamepanel' and REPO.parent.parent.name == 'ansible_collections':
+        return str(REPO.parent.parent.parent)
+    tree = Path(workdir) / 'collections'
+    namespace = tree / 'ansible_collections' / 'gamepanel'
+    namespace.mkdir(parents=True, exist_ok=True)
+    if not (namespace / 'panel').exists():
+        (namespace / 'panel').symlink_to(REPO, target_is_directory=True)
+    return str(tree)
+
+
+def requests_made(control):
+    return sum(control.counters()['requests'].get(TOKEN_NAME, {}).values())
+
+
+def command_line(kind, source):
+    if kind == LIST:
+        return [ansible_command('ansible-inventory'), '-i', str(source), '--list']
+    return [ansible_command('ansible'), 'all', '-i', str(source), '--list-hosts']
+
+
+def run(kind, source, env):
+    """Wall time of one command, and what it printed: the parsed listing, or the number of hosts."""
+    started = time.perf_counter()
+    completed = subprocess.run(command_line(kind, source), env=env, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - started
+    if completed.returncode != 0:
+        raise SystemExit('%s on %s failed (rc %d):\n%s' % (kind, source, completed.returncode, completed.stderr))
+    if kind == LIST:
+        return elapsed, json.loads(completed.stdout)
+    # "  hosts (N):" heads the output of --list-hosts.
+    return elapsed, int(completed.stdout.split('(', 1)[1].split(')', 1)[0])
+
+
+def measure(kind, label, source, env, repeat, control=None):
+    """``repeat`` timed runs; ``control`` given: also the panel requests of each run."""
+    times, requests, output = [], [], None
+    for _attempt in range(repeat):
+        before = requests_made(control) if control else 0
+        elapsed, output = run(kind, source, env)
+        times.append(elapsed)
+        if control:
+            requests.append(requests_made(control) - before)
+    result = {
+        'command': kind,
+        'label': label,
+        'median_s': round(statistics.median(times), 3),
+        'best_s': round(min(times), 3),
+        'runs_s': [round(value, 3) for value in times],
+        'requests_per_run': requests if control else None,
+        'hosts': len(output['_meta']['hostvars']) if kind == LIST else output,
+    }
+    return result, output
 
 
 def with_unsafe_tags(value):
@@ -116,7 +154,7 @@ def static_inventory(listing):
             continue
         members = group.get('hosts', [])
         if name == 'gamepanel':
-            # Variables are written once, on the group every host is in.
+            # Host variables are written once, under the group every host is in.
             groups[name] = {'hosts': dict((host, hostvars.get(host) or None) for host in members)}
         else:
             groups[name] = {'hosts': dict.fromkeys(members)}
@@ -124,10 +162,10 @@ def static_inventory(listing):
 
 
 def comparable(listing, mask_live_figures=False):
-    """--list output without the variables Ansible adds by itself.
+    """--list output without the variables Ansible adds by itself, lists sorted.
 
-    ``mask_live_figures`` drops the figures the emulator moves with its clock (cpu, memory,
-    uptime), for comparing listings taken at different moments.
+    ``mask_live_figures`` drops the figures the emulator moves with its clock, for comparing
+    listings taken at different moments.
     """
     listing = json.loads(json.dumps(listing))
     dropped = ANSIBLE_MAGIC + (LIVE_FIGURES if mask_live_figures else ())
@@ -139,26 +177,6 @@ def comparable(listing, mask_live_figures=False):
             for members in group.values():
                 members.sort()  # the yaml plugin may list children in another order
     return listing
-
-
-def measure(label, source, env, repeat, control, counts_requests=True):
-    times = []
-    requests = []
-    listing = None
-    for _attempt in range(repeat):
-        before = requests_made(control) if counts_requests else 0
-        elapsed, listing = run_inventory(source, env)
-        times.append(elapsed)
-        if counts_requests:
-            requests.append(requests_made(control) - before)
-    return {
-        'label': label,
-        'median_s': round(statistics.median(times), 3),
-        'best_s': round(min(times), 3),
-        'runs_s': [round(value, 3) for value in times],
-        'requests_per_run': requests if counts_requests else None,
-        'hosts': len(listing['_meta']['hostvars']),
-    }, listing
 
 
 @contextlib.contextmanager
@@ -176,80 +194,102 @@ def write(path, text):
     return path
 
 
+def prepare_sources(workdir, env, control):
+    """The plugin configurations and the static file; returns (sources, fill requests, listings)."""
+    cold = write(Path(workdir) / 'cold.gamepanel.yml', 'plugin: gamepanel.panel.servers\n')
+    cached = write(Path(workdir) / 'cached.gamepanel.yml', yaml.safe_dump({
+        'plugin': 'gamepanel.panel.servers',
+        'cache': True,
+        'cache_plugin': 'ansible.builtin.jsonfile',
+        'cache_connection': str(Path(workdir) / 'cache'),
+        'cache_timeout': 3600,
+    }))
+    before = requests_made(control)
+    _elapsed, cached_listing = run(LIST, cached, env)  # fills the cache
+    fill_requests = requests_made(control) - before
+    _elapsed, cold_listing = run(LIST, cold, env)
+    static = Path(workdir) / 'static.yml'
+    with open(static, 'w', encoding='utf-8') as handle:
+        yaml.dump(static_inventory(cold_listing), handle, Dumper=YAML_DUMPER,
+                  default_flow_style=False, allow_unicode=True, sort_keys=False)
+    return (cold, cached, static), fill_requests, (cold_listing, cached_listing)
+
+
+def check_sources_agree(cold_listing, cached_listing, static_listing):
+    if comparable(static_listing) != comparable(cold_listing):
+        raise SystemExit('The static file does not give the plugin\'s inventory: the comparison would be meaningless.')
+    # The cache was filled before the cold listing was taken: only the clock-driven figures may differ.
+    if comparable(cached_listing, mask_live_figures=True) != comparable(cold_listing, mask_live_figures=True):
+        raise SystemExit('The cached inventory differs from the live one.')
+
+
+def benchmark(args, workdir, emulator):
+    control = emulator.control
+    control.settings(rate_limits={'pro': UNTHROTTLED, 'team': UNTHROTTLED})
+    env = dict(
+        os.environ,
+        ANSIBLE_COLLECTIONS_PATH=collections_path(workdir),
+        GAMEPANEL_API_TOKEN=TOKEN,
+        GAMEPANEL_BASE_URL=emulator.live_url,
+        GAMEPANEL_RATE_LIMIT=str(UNTHROTTLED),
+        GAMEPANEL_STATE_DIR=str(Path(workdir) / 'state'),
+        ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED='true',
+    )
+    # Ansible's default plugin list tries the auto plugin first, which reads the whole static file
+    # once more before the yaml plugin does; with only the yaml plugin enabled the file costs less.
+    yaml_only_env = dict(env, ANSIBLE_INVENTORY_ENABLED='ansible.builtin.yaml')
+    (cold, cached, static), fill_requests, (cold_listing, cached_listing) = prepare_sources(workdir, env, control)
+
+    results = {}
+    for kind in (LIST, LIST_HOSTS):
+        run(kind, static, env)  # untimed: warms the OS file cache for the static file
+        rows = [
+            measure(kind, 'plugin, no cache', cold, env, args.repeat, control),
+            measure(kind, 'plugin, warm cache', cached, env, args.repeat, control),
+            measure(kind, 'static YAML file', static, env, args.repeat),
+            measure(kind, 'static, yaml plugin only', static, yaml_only_env, args.repeat),
+        ]
+        if kind == LIST:
+            check_sources_agree(cold_listing, cached_listing, rows[2][1])
+        results[kind] = [row for row, _output in rows]
+        if any(results[kind][1]['requests_per_run']):
+            raise SystemExit('A warm-cache run made requests: %r' % (results[kind][1]['requests_per_run'],))
+    return results, fill_requests, static.stat().st_size
+
+
+def ratios(rows):
+    by_label = dict((row['label'], row['median_s']) for row in rows)
+    return dict(
+        ('%s / %s' % (plugin, static), round(by_label[plugin] / by_label[static], 2))
+        for plugin in ('plugin, no cache', 'plugin, warm cache')
+        for static in ('static YAML file', 'static, yaml plugin only')
+    )
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--fleet-size', type=int, default=10000)
-    parser.add_argument('--repeat', type=int, default=5, help='timed runs per variant (median and best are reported)')
+    parser.add_argument('--repeat', type=int, default=5, help='timed runs per source and command (median and best reported)')
     parser.add_argument('--json', help='also write the figures to this file')
     parser.add_argument('--keep', metavar='DIR', help='write the configurations, static file and cache here and keep them '
                         '(for profiling); default: a temporary directory, removed afterwards')
     args = parser.parse_args(argv)
 
     with working_directory(args.keep) as workdir, EmulatorProcess(fleet_size=args.fleet_size) as emulator:
-        control = emulator.control
-        control.settings(rate_limits={'pro': UNTHROTTLED, 'team': UNTHROTTLED})
-        env = dict(
-            os.environ,
-            ANSIBLE_COLLECTIONS_PATH=collections_path(workdir),
-            GAMEPANEL_API_TOKEN=TOKEN,
-            GAMEPANEL_BASE_URL=emulator.live_url,
-            GAMEPANEL_RATE_LIMIT=str(UNTHROTTLED),
-            GAMEPANEL_STATE_DIR=str(Path(workdir) / 'state'),
-            ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED='true',
-            ANSIBLE_INVENTORY_UNPARSED_WARNING='true',
-        )
-        cold_config = write(Path(workdir) / 'cold.gamepanel.yml', 'plugin: gamepanel.panel.servers\n')
-        cached_config = write(Path(workdir) / 'cached.gamepanel.yml', yaml.safe_dump({
-            'plugin': 'gamepanel.panel.servers',
-            'cache': True,
-            'cache_plugin': 'ansible.builtin.jsonfile',
-            'cache_connection': str(Path(workdir) / 'cache'),
-            'cache_timeout': 3600,
-        }))
-
-        # One untimed run of each source first, so every timed run finds warm OS file caches.
-        run_inventory(cold_config, env)
-        before = requests_made(control)
-        _elapsed, cached_listing = run_inventory(cached_config, env)
-        fill_requests = requests_made(control) - before
-
-        cold, cold_listing = measure('plugin, no cache', cold_config, env, args.repeat, control)
-        warm, _listing = measure('plugin, warm cache', cached_config, env, args.repeat, control)
-
-        static_path = Path(workdir) / 'static.yml'
-        with open(static_path, 'w', encoding='utf-8') as handle:
-            yaml.dump(static_inventory(cold_listing), handle, Dumper=YAML_DUMPER,
-                      default_flow_style=False, allow_unicode=True, sort_keys=False)
-        run_inventory(static_path, env)
-        static, static_listing = measure('static YAML file', static_path, env, args.repeat, control, counts_requests=False)
-        # Ansible's default plugin list tries the auto plugin first, which reads the whole file once
-        # more before the yaml plugin does: with only the yaml plugin enabled, the file costs less.
-        yaml_only_env = dict(env, ANSIBLE_INVENTORY_ENABLED='ansible.builtin.yaml')
-        static_yaml_only, _listing = measure('static, yaml plugin only', static_path, yaml_only_env, args.repeat, control,
-                                             counts_requests=False)
-
-        if comparable(static_listing) != comparable(cold_listing):
-            raise SystemExit('The static file does not give the plugin\'s inventory: the comparison would be meaningless.')
-        # The cache was filled earlier than the cold listing: only the clock-driven figures may differ.
-        if comparable(cached_listing, mask_live_figures=True) != comparable(cold_listing, mask_live_figures=True):
-            raise SystemExit('The cached inventory differs from the live one.')
-        if any(warm['requests_per_run']):
-            raise SystemExit('A warm-cache run made requests: %r' % (warm['requests_per_run'],))
+        results, fill_requests, static_bytes = benchmark(args, workdir, emulator)
 
     report = {
         'fleet_size': args.fleet_size,
         'repeat': args.repeat,
         'cache_fill_requests': fill_requests,
-        'static_file_bytes': static_path.stat().st_size if static_path.exists() else None,
-        'results': [cold, warm, static, static_yaml_only],
-        'ratio_cold_to_static': round(cold['median_s'] / static['median_s'], 2),
-        'ratio_warm_to_static': round(warm['median_s'] / static['median_s'], 2),
-        'ratio_cold_to_static_yaml_only': round(cold['median_s'] / static_yaml_only['median_s'], 2),
-        'ratio_warm_to_static_yaml_only': round(warm['median_s'] / static_yaml_only['median_s'], 2),
+        'static_file_bytes': static_bytes,
+        'results': results,
+        'ratios': dict((kind, ratios(rows)) for kind, rows in results.items()),
         'python': platform.python_version(),
-        'ansible_core': subprocess.run([ansible_inventory_command(), '--version'], capture_output=True, text=True,
+        'ansible_core': subprocess.run([ansible_command('ansible'), '--version'], capture_output=True, text=True,
                                        check=False).stdout.split('\n')[0],
-        'machine': '%s, %d CPUs' % (platform.platform(), os.cpu_count() or 0),
+        'machine': '%s, %d CPUs, load average %s at the end' % (
+            platform.platform(), os.cpu_count() or 0, ' '.join('%.1f' % load for load in os.getloadavg())),
     }
     print_report(report)
     if args.json:
@@ -258,18 +298,18 @@ def main(argv=None):
 
 
 def print_report(report):
-    print('ansible-inventory --list, %d servers, %d timed runs each (%s; Python %s; %s)' % (
+    print('%d servers, %d timed runs per line; %s; Python %s; %s' % (
         report['fleet_size'], report['repeat'], report['ansible_core'], report['python'], report['machine']))
-    print('%-26s %10s %10s %10s  %s' % ('source', 'median s', 'best s', 'hosts', 'panel requests per run'))
-    for result in report['results']:
-        requests = result['requests_per_run']
-        print('%-26s %10.3f %10.3f %10d  %s' % (result['label'], result['median_s'], result['best_s'], result['hosts'],
-                                                 'n/a' if requests is None else requests))
-    print('plugin (no cache) / static: %.2fx   (/ static, yaml plugin only: %.2fx)'
-          % (report['ratio_cold_to_static'], report['ratio_cold_to_static_yaml_only']))
-    print('plugin (warm cache) / static: %.2fx   (/ static, yaml plugin only: %.2fx)'
-          % (report['ratio_warm_to_static'], report['ratio_warm_to_static_yaml_only']))
-    print('requests to fill the cache: %d' % report['cache_fill_requests'])
+    print('static file: %.1f MB; requests to fill the cache: %d' % (report['static_file_bytes'] / 1e6, report['cache_fill_requests']))
+    for kind, rows in report['results'].items():
+        print()
+        print(kind)
+        print('  %-26s %9s %9s %7s  %s' % ('source', 'median s', 'best s', 'hosts', 'panel requests per run'))
+        for row in rows:
+            requests = 'n/a' if row['requests_per_run'] is None else row['requests_per_run']
+            print('  %-26s %9.2f %9.2f %7d  %s' % (row['label'], row['median_s'], row['best_s'], row['hosts'], requests))
+        for name, value in report['ratios'][kind].items():
+            print('  %s: %.2fx' % (name, value))
 
 
 if __name__ == '__main__':

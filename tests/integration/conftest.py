@@ -241,7 +241,7 @@ class AnsibleRunner:
         if self._is_text(config):
             path = self._write(config, '.gamepanel.yml')
         else:
-            path = self._resolve(config, INTEGRATION_DIR / 'inventories', PLAYBOOK_DIR, INTEGRATION_DIR, Path.cwd())
+            path = self._resolve(config, INTEGRATION_DIR / 'inventory', PLAYBOOK_DIR, INTEGRATION_DIR, Path.cwd())
         command = [str(BIN_DIR / 'ansible-inventory'), '-i', str(path)] + list(args)
         run_env = self.environment(token=token, base_url=base_url, variant=variant, env=env, playbook=False)
 

@@ -17,11 +17,17 @@ import yaml
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.inventory.data import InventoryData
 from ansible.parsing.dataloader import DataLoader
+from ansible.parsing import vault as vault_module
 from ansible.parsing.vault import VaultLib, VaultSecret
-from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode
 from ansible.plugins.inventory import get_cache_plugin
 from ansible.utils.display import Display
-from ansible.utils.unsafe_proxy import AnsibleUnsafe
+
+try:  # ansible-core 2.19+: data tagging
+    from ansible.template import is_trusted_as_template, trust_as_template
+    AnsibleUnsafe = None  # pylint: disable=invalid-name
+except ImportError:  # older: the unsafe marker
+    from ansible.utils.unsafe_proxy import AnsibleUnsafe
+    is_trusted_as_template = trust_as_template = None  # pylint: disable=invalid-name
 
 from ansible_collections.gamepanel.panel.plugins.inventory import servers as plugin_module
 from ansible_collections.gamepanel.panel.plugins.inventory.servers import InventoryModule
@@ -75,6 +81,18 @@ OPTIONS = dict(
     cache_connection=None,
     cache_prefix='ansible_inventory_',
 )
+
+
+def trusted(template):
+    """A template as it arrives from a configuration file: ansible-core 2.19+ only renders trusted ones."""
+    return trust_as_template(template) if trust_as_template else template
+
+
+def never_templated(value):
+    """True when Ansible will not render ``value`` as a template, whatever the ansible-core version."""
+    if is_trusted_as_template:
+        return not is_trusted_as_template(value)
+    return isinstance(value, AnsibleUnsafe)
 
 
 class FakeClient:
@@ -203,7 +221,7 @@ class TestHostsAndGroups:
         sneaky = dict(FLEET[0], name="{{ lookup('pipe', 'id') }}")
         run = run_plugin(client=FakeClient([sneaky]))
         assert run.host_names == ['lookup_pipe_id']
-        assert isinstance(run.hostvars('lookup_pipe_id')['gamepanel_name'], AnsibleUnsafe)
+        assert never_templated(run.hostvars('lookup_pipe_id')['gamepanel_name'])
 
     def test_local_connection_by_default(self, run_plugin):
         hostvars = run_plugin().hostvars('Survival')
@@ -231,11 +249,11 @@ class TestHostsAndGroups:
 class TestConstructed:
     def test_compose_groups_and_keyed_groups(self, run_plugin):
         run = run_plugin({
-            'compose': {'free_slots': 'gamepanel_players.max - gamepanel_players.current', 'ansible_connection': "'ssh'"},
-            'groups': {'long_running': 'gamepanel_uptime_seconds > 80000'},
-            'keyed_groups': [{'prefix': 'players', 'key': "'busy' if gamepanel_players.current > 0 else 'empty'"}],
+            'compose': {'free_slots': trusted('gamepanel_players.max - gamepanel_players.current'), 'ansible_connection': trusted("'ssh'")},
+            'groups': {'long_running': trusted('gamepanel_uptime_seconds > 80000')},
+            'keyed_groups': [{'prefix': 'players', 'key': trusted("'busy' if gamepanel_players.current > 0 else 'empty'")}],
         })
-        assert run.hostvars('Survival')['free_slots'] == '17'  # Jinja renders text unless native types are on
+        assert int(run.hostvars('Survival')['free_slots']) == 17  # text before ansible-core 2.19, a number after
         assert run.hostvars('Survival')['ansible_connection'] == 'ssh'  # compose wins over local_connection
         assert run.group_hosts('long_running') == ['Rust_Main', 'Survival']
         assert run.group_hosts('players_busy') == ['Rust_Main', 'Survival']
@@ -243,10 +261,10 @@ class TestConstructed:
 
     def test_strict_turns_a_bad_expression_into_an_error(self, run_plugin):
         with pytest.raises(AnsibleError, match='no_such_var'):
-            run_plugin({'strict': True, 'compose': {'x': 'no_such_var.field'}})
+            run_plugin({'strict': True, 'compose': {'x': trusted('no_such_var.field')}})
 
     def test_lenient_by_default(self, run_plugin):
-        assert 'x' not in run_plugin({'compose': {'x': 'no_such_var.field'}}).hostvars('Survival')
+        assert 'x' not in run_plugin({'compose': {'x': trusted('no_such_var.field')}}).hostvars('Survival')
 
 
 class TestFilters:
@@ -285,18 +303,24 @@ class TestSettings:
 
     def test_templated_token_is_rendered(self, run_plugin, monkeypatch):
         monkeypatch.setenv('GP_UNIT_TOKEN', 'from-the-environment')
-        run = run_plugin({'api_token': "{{ lookup('env', 'GP_UNIT_TOKEN') }}"})
+        run = run_plugin({'api_token': trusted("{{ lookup('env', 'GP_UNIT_TOKEN') }}")})
         assert run.clients_made[0]['api_token'] == 'from-the-environment'
 
     def test_extra_vars_are_available_to_templates(self, run_plugin, monkeypatch):
         monkeypatch.setattr('ansible.plugins.inventory.load_extra_vars', lambda loader: {'panel_url': 'https://x.test/v1'})
-        assert run_plugin({'base_url': '{{ panel_url }}'}).clients_made[0]['base_url'] == 'https://x.test/v1'
+        assert run_plugin({'base_url': trusted('{{ panel_url }}')}).clients_made[0]['base_url'] == 'https://x.test/v1'
 
-    def test_vaulted_token_is_decrypted(self, run_plugin):
-        vault = VaultLib([('default', VaultSecret(b'unit-vault-password'))])
-        vaulted = AnsibleVaultEncryptedUnicode(vault.encrypt(TOKEN))
-        vaulted.vault = vault
-        assert run_plugin({'api_token': vaulted}).clients_made[0]['api_token'] == TOKEN
+    def test_vaulted_token_is_decrypted(self, run_plugin, monkeypatch):
+        secrets = [('default', VaultSecret(b'unit-vault-password'))]
+        context = getattr(vault_module, 'VaultSecretsContext', None)
+        if context is not None:  # ansible-core 2.19+ decrypts with the secrets the CLI registers
+            monkeypatch.setattr(context, '_current', context(secrets))
+        ciphertext = VaultLib(secrets).encrypt(TOKEN).decode()
+        loader = DataLoader()
+        loader.set_vault_secrets(secrets)
+        # Loaded the way a configuration file with "api_token: !vault |" is.
+        config = loader.load('api_token: !vault |\n' + ''.join('  %s\n' % line for line in ciphertext.splitlines()))
+        assert run_plugin({'api_token': config['api_token']}).clients_made[0]['api_token'] == TOKEN
 
     @pytest.mark.parametrize('option, words', [('api_token', 'GAMEPANEL_API_TOKEN'), ('base_url', 'GAMEPANEL_BASE_URL')])
     def test_missing_setting_is_a_clear_error(self, run_plugin, option, words):
@@ -403,19 +427,22 @@ def test_no_environment_leaks_into_options(run_plugin, monkeypatch):
 
 
 class TestUntrusted:
-    def test_text_is_marked_unsafe(self):
-        assert isinstance(plugin_module.untrusted('Survival'), AnsibleUnsafe)
+    def test_text_is_never_templated(self):
+        assert never_templated(plugin_module.untrusted('Survival'))
 
     def test_numbers_and_null_stay_as_they_are(self):
         for value in (3, 12.5, True, None):
             assert plugin_module.untrusted(value) is value
 
-    def test_dictionary_values_are_marked(self):
+    def test_dictionary_values_are_never_templated(self):
         marked = plugin_module.untrusted({'current': 3, 'note': '{{ x }}'})
         assert marked == {'current': 3, 'note': '{{ x }}'}
-        assert isinstance(marked['note'], AnsibleUnsafe)
+        assert never_templated(marked['note'])
 
-    def test_other_types_fall_back_to_wrap_var(self):
+    def test_other_types_too(self):
         marked = plugin_module.untrusted(['a', 1])
         assert marked == ['a', 1]
-        assert isinstance(marked[0], AnsibleUnsafe)
+        assert never_templated(marked[0])
+
+    def test_the_interpreter_template_of_local_connection_is_rendered(self):
+        assert not never_templated(plugin_module.LOCAL_CONNECTION_VARIABLES['ansible_python_interpreter'])
