@@ -1,7 +1,7 @@
 # gamepanel.panel: developer and CI entry points.
 #
 #   make demo    start the panel emulator, show the fleet, restart part of it, stop the emulator
-#   make test    every check (the list is TEST_STEPS below); .ci/run calls it
+#   make test    every check (TEST_STEPS below), timed, in two parallel lanes; .ci/run calls it
 #
 # Everything runs from virtual environments under .venv/, built from the pinned files
 # in requirements/ (re-built when a requirements file changes). See docs/testing.md.
@@ -48,7 +48,7 @@ PY_changelog = $(PYTHON_OLDEST)
 stamp = $(VENV)/$(1)/.installed
 STAMPS := $(foreach name,$(VENV_NAMES),$(call stamp,$(name)))
 
-# The two ansible-core versions tested: venv name, Python version ansible-test is told.
+# The two ansible-core versions tested (oldest supported, newest release).
 T17 := $(VENV)/test-ansible-2.17/bin
 TLT := $(VENV)/test-ansible-latest/bin
 TEST_VENVS := test-ansible-2.17 test-ansible-latest
@@ -199,7 +199,7 @@ integration: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,test-ansib
 	$(call pytest,$(TEST_VENVS),tests/integration -n $(INTEGRATION_WORKERS),GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
 
 lint: $(COLL_DEP) $(call stamp,lint)
-	@$(ANSIBLE_ENV) $(VENV)/lint/bin/ansible-lint --version
+	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --version
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --offline --profile production
 
 # galaxy-importer writes importer_result.json into its working directory: run it in .tmp.
@@ -226,10 +226,14 @@ docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,test-ansibl
 	$(VENV)/changelog/bin/antsibull-changelog lint || status=1; \
 	exit $$status
 
+# Benchmarks: every tests/bench/*.py (or BENCH=tests/bench/x.py), with BENCH_ARGS passed on.
+BENCH ?= $(wildcard tests/bench/*.py)
+BENCH_ARGS ?=
 bench: $(COLL_DEP) $(call stamp,test-ansible-2.17)
-	@ls tests/bench/*.py >/dev/null
-	@for f in tests/bench/*.py; do \
-		echo "--> $$f"; GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH) $(T17)/python $$f || exit 1; \
+	@if [ -z "$(strip $(BENCH))" ]; then echo "no benchmark under tests/bench"; exit 1; fi
+	@for f in $(BENCH); do \
+		echo "--> $$f $(BENCH_ARGS)"; \
+		GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH) $(ANSIBLE_ENV) $(T17)/python $$f $(BENCH_ARGS) || exit 1; \
 	done
 
 # ---------------------------------------------------------------------------

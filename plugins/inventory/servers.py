@@ -60,6 +60,8 @@ options:
         C(gamepanel_status), C(gamepanel_players) (a dictionary with C(current) and C(max)),
         C(gamepanel_cpu), C(gamepanel_memory_mb) and C(gamepanel_uptime_seconds).
       - A field the panel did not send is set to V(null).
+      - These values are never rendered as templates, so a server named like a Jinja expression cannot run
+        anything on the controller.
     type: str
     default: gamepanel_
   games:
