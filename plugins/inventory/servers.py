@@ -103,13 +103,13 @@ EXAMPLES = r'''
 # and the address from GAMEPANEL_BASE_URL.
 plugin: gamepanel.panel.servers
 
-# ---
+---
 # Token and address written as templates: read from other environment variables.
 plugin: gamepanel.panel.servers
 base_url: https://panel.example.com/api/v1
 api_token: "{{ lookup('ansible.builtin.env', 'ACME_PANEL_TOKEN') }}"
 
-# ---
+---
 # Token encrypted with ansible-vault (ansible-vault encrypt_string --name api_token);
 # run ansible-inventory or ansible-playbook with --ask-vault-pass or --vault-password-file.
 plugin: gamepanel.panel.servers
@@ -118,7 +118,7 @@ api_token: !vault |
   $ANSIBLE_VAULT;1.1;AES256
   6231...
 
-# ---
+---
 # Only the Minecraft and Rust servers that are online and whose name starts with "EU";
 # host names from server ids.
 plugin: gamepanel.panel.servers
@@ -127,7 +127,7 @@ statuses: [online]
 name_patterns: ["EU*"]
 hostname_source: id
 
-# ---
+---
 # Extra groups from the live state: players_busy / players_empty, and a group of
 # servers running for more than a week.
 plugin: gamepanel.panel.servers
@@ -139,7 +139,7 @@ groups:
 compose:
   player_slots_free: gamepanel_players.max - gamepanel_players.current
 
-# ---
+---
 # Cache the server list for five minutes in JSON files; the token is never written there.
 # A run within the cache lifetime makes no request; ansible-playbook --flush-cache and
 # meta: refresh_inventory ask the panel again.
@@ -149,7 +149,7 @@ cache_plugin: ansible.builtin.jsonfile
 cache_connection: ~/.cache/gamepanel-inventory
 cache_timeout: 300
 
-# ---
+---
 # The planned (not yet released) API variant; Team plan rate limit.
 plugin: gamepanel.panel.servers
 api_variant: planned
