@@ -40,7 +40,7 @@ def test_debug_task_result(ansible):
     assert run.rc == 0, run.describe()
     result = run.result('say hello')
     assert result['msg'] == 'hello'
-    assert result['action'] == 'ansible.builtin.debug'
+    assert result['task_action'] == 'ansible.builtin.debug'
     assert result.host == 'localhost'
     assert not result.get('failed')
     assert [item.host for item in run.results('say hello')] == ['localhost']

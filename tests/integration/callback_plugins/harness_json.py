@@ -11,7 +11,9 @@ one JSON document when the playbook ends, shaped like ansible.posix.json's:
      "stats": {HOST: {"ok", "changed", "failures", "unreachable", "skipped", "rescued", "ignored"}}}
 
 RESULT is the task result as callbacks receive it (no_log results arrive censored),
-plus ``action`` and ``failed``/``skipped``/``unreachable`` flags set from the event.
+plus ``task_action`` (the task's module; a module's own ``action`` return value, such as
+server_control's, is kept as it is) and ``failed``/``skipped``/``unreachable`` flags set
+from the event.
 Works with ansible-core 2.17 (``result._result``) and 2.19+ (``result.result``).
 """
 
@@ -95,7 +97,7 @@ class CallbackModule(CallbackBase):
             entry = self._current[str(task._uuid)]
         record = _native(raw)
         record.update(flags)
-        record['action'] = task.action
+        record['task_action'] = task.action
         entry['hosts'][host] = record
 
     def v2_runner_on_ok(self, result):
