@@ -184,31 +184,54 @@ def find_server_by_name(servers, name):
     raise ValueError("No server is named exactly %r. %s: %s." % (name, heading, listed))
 
 
+# Seconds of slack in the uptime comparison of Convergence: the panel reports whole
+# seconds (up to 1 s lost on each of the two reads), plus a margin for the panel's own
+# bookkeeping.  A smaller value would take a slightly late uptime for a restart.
+UPTIME_TOLERANCE = 2.0
+
+
 class Convergence:
     """Decides, read by read after the POST, whether the queued action has taken effect.
 
     ``started`` needs ``online``; ``stopped`` a status in ``stopped_statuses``.
     ``restarted`` needs ``online`` plus proof that the server went down in between:
     either a read that was not ``online`` (or a server that was not online to begin
-    with), or an uptime below the one read before queueing.  The uptime test catches a
-    fast restart whose status never leaves ``online``; it also keeps a stale ``online``
-    read (old, growing uptime) from ending the wait early.
+    with), or an uptime that reset.
+
+    An uptime reset is judged against the uptime the server would show had it *not*
+    restarted: the uptime read before queueing plus the time that surely passed between
+    the two reads (from the end of the earlier read to the start of the later one), less
+    UPTIME_TOLERANCE.  Comparing with the earlier uptime alone misses a restart of a
+    server that had been up only briefly and came back between two polls: by the next
+    read its new uptime is already above the old one.  A read showing exactly the
+    uptime read before queueing proves nothing either way (a cached copy of the old
+    state looks like that), so it never counts as a reset; the next read decides.
     """
 
-    def __init__(self, request, before):
+    def __init__(self, request, before, before_read_at=None):
         self.request = request
         self.before_status = status_of(before)
         self.before_uptime = uptime_of(before)
+        self.before_read_at = before_read_at  # wall time the read of `before` had ended, if known
         self.went_down = self.before_status != ONLINE
         self.moved = False  # any read showed a change since `before`: the agent has acted on something
 
-    def uptime_dropped(self, server):
+    def uptime_reset(self, server, read_started=None):
+        """Whether ``server`` (read from wall time ``read_started`` on) shows an uptime that restarted."""
         uptime = uptime_of(server)
-        return uptime is not None and self.before_uptime is not None and uptime < self.before_uptime
+        if uptime is None or self.before_uptime is None or uptime == self.before_uptime:
+            return False
+        if uptime < self.before_uptime:
+            return True
+        if read_started is None or self.before_read_at is None:
+            return False
+        surely_elapsed = max(0.0, read_started - self.before_read_at)
+        return uptime < self.before_uptime + surely_elapsed - UPTIME_TOLERANCE
 
-    def observe(self, server):
+    def observe(self, server, read_started=None):
         status = status_of(server)
-        if status != self.before_status or self.uptime_dropped(server):
+        reset = self.uptime_reset(server, read_started)
+        if status != self.before_status or reset:
             self.moved = True
         if self.request.state == "started":
             return status == ONLINE
@@ -217,7 +240,7 @@ class Convergence:
         if status != ONLINE:
             self.went_down = True
             return False
-        return self.went_down or self.uptime_dropped(server)
+        return self.went_down or reset
 
     def target(self):
         if self.request.state == "started":
@@ -225,7 +248,7 @@ class Convergence:
         if self.request.state == "stopped":
             return "a stopped status (%s)" % ", ".join(self.request.stopped_statuses)
         if self.before_status == ONLINE and self.before_uptime is not None:
-            return "status %s with an uptime below the %s s read before queueing" % (ONLINE, self.before_uptime)
+            return "status %s with an uptime that restarted after the %s s read before queueing" % (ONLINE, self.before_uptime)
         return "status %s after going down" % ONLINE
 
 
@@ -250,6 +273,9 @@ class ServerControl:
         self.skipped_reason = None
         # Wall time the next wait read must not predate: when the POST was answered, then each read.
         self.not_before = None
+        # Wall times around the read that produced self.server (for the uptime comparison).
+        self.read_started = None
+        self.read_finished = None
 
     # -- the run -------------------------------------------------------------------------
 
@@ -267,12 +293,12 @@ class ServerControl:
             self.changed = True
             if self.check_mode:
                 return self.result()
-            read_before_queueing = self.server
+            before = Convergence(self.request, self.server, self.read_finished)
             ambiguous = self.queue(action)
             if self.request.wait:
-                self.wait_for(read_before_queueing, ambiguous)
+                self.wait_for(before, ambiguous)
             elif ambiguous is not None:
-                self.confirm_without_wait(read_before_queueing, ambiguous)
+                self.confirm_without_wait(before, ambiguous)
             return self.result()
         except PanelError as error:
             self.fail(self.explain_panel_error(error), error)
@@ -285,10 +311,15 @@ class ServerControl:
                       % (self.request.api_variant, self.request.api_variant, action, self.request.state))
 
     def resolve(self):
+        self.read_started = self.clock.time()
         if self.request.server_id is not None:
-            return self.client.get_server(self.request.server_id)
+            server = self.client.get_server(self.request.server_id)
+            self.read_finished = self.clock.time()
+            return server
+        servers = self.client.list_servers()
+        self.read_finished = self.clock.time()
         try:
-            server = find_server_by_name(self.client.list_servers(), self.request.name)
+            server = find_server_by_name(servers, self.request.name)
         except ValueError as error:
             self.fail(str(error))
         if server.get("id") is None:
@@ -297,7 +328,9 @@ class ServerControl:
 
     def read(self):
         """GET the server again; every read lands in ``self.server`` so failures report the last one."""
+        self.read_started = self.clock.time()
         self.server = self.client.get_server(self.server["id"])
+        self.read_finished = self.clock.time()
         return self.server
 
     def read_after_post(self):
@@ -305,6 +338,7 @@ class ServerControl:
         if self.status_reads is None:
             return self.read()
         self.server, view_time = self.status_reads.read(self.server["id"], self.not_before)
+        self.read_started = self.read_finished = view_time
         self.not_before = view_time + 0.001  # the next read must show something newer
         return self.server
 
@@ -371,23 +405,22 @@ class ServerControl:
         self.not_before = self.clock.time()
         return None
 
-    def confirm_without_wait(self, before, ambiguous):
-        convergence = Convergence(self.request, before)
-        if convergence.observe(self.read()) or convergence.moved:
+    def confirm_without_wait(self, convergence, ambiguous):
+        if convergence.observe(self.read(), self.read_started) or convergence.moved:
             return
         self.fail(self.ambiguous_message(ambiguous) + " Check the server before running this again.", ambiguous)
 
     # -- wait ----------------------------------------------------------------------------
 
-    def wait_for(self, before, ambiguous):
-        convergence = Convergence(self.request, before)
+    def wait_for(self, convergence, ambiguous):
         self.converged = False
         try:
-            outcome = poll_until(self.clock, self.read_after_post, convergence.observe,
+            outcome = poll_until(self.clock, self.read_after_post,
+                                 lambda server: convergence.observe(server, self.read_started),
                                  self.request.wait_timeout, self.request.poll_interval, self.ceiling)
         except PanelError as error:
             self.fail("The %s of %s was sent, but reading the server back failed: %s The module did not send it again."
-                      % (self.action, describe(before), self.explain_panel_error(error)), error)
+                      % (self.action, describe(self.before), self.explain_panel_error(error)), error)
         self.converged = outcome.done
         if outcome.done:
             return
@@ -395,10 +428,10 @@ class ServerControl:
             self.fail("%s Within wait_timeout (%s s) the server did not show it applied (last status seen: %s). "
                       "Check the server before running this again."
                       % (self.ambiguous_message(ambiguous), self.request.wait_timeout, status_of(self.server)), ambiguous)
-        self.fail(self.timeout_message(convergence, before))
+        self.fail(self.timeout_message(convergence))
 
-    def timeout_message(self, convergence, before):
-        action, label, timeout = self.action, describe(before), self.request.wait_timeout
+    def timeout_message(self, convergence):
+        action, label, timeout = self.action, describe(self.before), self.request.wait_timeout
         last = status_of(self.server)
         if not convergence.moved:
             return ("The %s of %s is queued, not yet applied: the agent has not checked in within wait_timeout (%s s). "
@@ -407,7 +440,7 @@ class ServerControl:
                     % (action, label, timeout, action, last))
         return ("The %s of %s was queued and the server moved from status %s to %s, but it did not reach %s "
                 "within wait_timeout (%s s). Last status seen: %s. The module did not queue it again."
-                % (action, label, status_of(before), last, convergence.target(), timeout, last))
+                % (action, label, convergence.before_status, last, convergence.target(), timeout, last))
 
     def ambiguous_message(self, error):
         return ("The %s of %s may already be queued, and the module did not send it again, to avoid a second %s. "

@@ -144,6 +144,24 @@ def test_stale_online_reads_from_a_slow_agent_do_not_end_the_wait(ansible, emula
     assert (posts(counters, "mc-01"), counters["restarts"]["mc-01"]) == (1, 1)
 
 
+def test_restart_of_a_server_up_briefly_completing_between_polls_is_confirmed(ansible, emulator):
+    # Up 3 s, an agent that acts only when the test says so, a fast restart (status stays
+    # online), first poll 10 s after queueing.  The restart is applied as soon as the POST
+    # is seen, so that poll shows an uptime above the 3 s read before, but well below the
+    # 13 s the server would show without a restart.
+    emulator.control.set_server("mc-02", uptime_seconds=3, fast_restart=True, checkin_interval=NEVER, checkin_jitter=0)
+    background = Background(lambda: control(ansible, id="mc-02", state="restarted", poll_interval=10,
+                                            wait_timeout=25, expect_failure=True))
+    wait_for_counters(emulator, lambda counters: posts(counters, "mc-02") == 1)
+    emulator.control.checkin("mc-02")
+    result = background.join()
+    assert result.get("failed") is not True, result.get("msg")
+    assert (result["changed"], result["converged"]) == (True, True)
+    assert result["server"]["uptime_seconds"] > result["before"]["uptime_seconds"]  # the old rule's blind spot
+    counters = emulator.control.counters()
+    assert (posts(counters, "mc-02"), counters["restarts"]["mc-02"]) == (1, 1)
+
+
 def test_disconnected_agent_fails_the_wait_and_the_restart_runs_once_on_reconnect(ansible, emulator):
     emulator.control.disconnect("mc-01")
     result = control(ansible, id="mc-01", state="restarted", wait_timeout=2, expect_failure=True)

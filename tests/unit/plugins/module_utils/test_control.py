@@ -11,6 +11,7 @@ import pytest
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import (
     ControlFailed,
+    Convergence,
     ControlRequest,
     run_control,
 )
@@ -114,6 +115,18 @@ class FakeClient:
     def later(self, delay, server_id="mc-01", **fields):
         self.clock.at(delay, lambda: self.servers[server_id].update(fields))
 
+    def live_uptime(self, server_id="mc-01", restart_at=None, horizon=400):
+        """Make the server's uptime grow with the clock, second by second, as a live panel shows it.
+
+        ``restart_at`` (seconds from now) resets it to 0 there, as a restart does;
+        fractions of a second are cut off as the panel's whole seconds are.
+        """
+        start = self.servers[server_id]["uptime_seconds"]
+        for tick in range(1, horizon * 4):
+            offset = tick / 4.0
+            up = offset - restart_at if restart_at is not None and offset >= restart_at else start + offset
+            self.later(offset, server_id, uptime_seconds=int(up))
+
     def agent_applies_after(self, delay, *steps):
         """On POST: after ``delay`` seconds apply each step (seconds_after_delay, fields)."""
         def react(server_id, action):
@@ -214,8 +227,9 @@ def test_fast_restart_that_never_leaves_online_is_seen_by_the_uptime_drop():
 
 def test_stale_online_reads_do_not_end_the_wait():
     client = FakeClient()
-    # A slow agent: for 100 s every read still shows the old, growing uptime.
-    for second in range(0, 100, 10):
+    # A slow agent: for 100 s every read still shows the old uptime, growing as a live
+    # panel's does (second by second: a value lagging 10 s behind would look like a reset).
+    for second in range(0, 100):
         client.later(second, uptime_seconds=86400 + second)
     client.agent_applies_after(100, (0, {"uptime_seconds": 3}))
     result = run(client, "restarted")
@@ -223,6 +237,86 @@ def test_stale_online_reads_do_not_end_the_wait():
     assert result["server"]["uptime_seconds"] == 3
     assert client.clock.now - 1000.0 >= 100
     assert len(client.reads) > 3  # it read the stale server several times and kept waiting
+
+
+# -- restart detection: the uptime reset is judged against the uptime without a restart -----
+
+
+def restarted_between_polls(restart_after_post, poll_interval=10, uptime=3, boot=None):
+    """A server up ``uptime`` s whose restart completes ``restart_after_post`` s after the POST."""
+    client = FakeClient(server(uptime=uptime))
+    client.live_uptime(restart_at=restart_after_post)
+    if boot is not None:  # status leaves online for `boot` seconds before the uptime restarts
+        client.later(restart_after_post - boot, status="restarting")
+        client.later(restart_after_post, status="online")
+    result = run(client, "restarted", poll_interval=poll_interval, wait_timeout=120)
+    return client, result
+
+
+def test_brief_uptime_restarted_between_two_polls_is_seen_at_the_first_poll():
+    # The defect: 3 s of uptime, a fast restart 2 s after queueing, first poll 10 s later.
+    # That poll shows 8 s of uptime, more than the 3 s read before, yet 13 s would show
+    # without a restart.
+    client, result = restarted_between_polls(restart_after_post=2)
+    assert (result["converged"], result["server"]["status"]) == (True, "online")
+    assert result["server"]["uptime_seconds"] > result["before"]["uptime_seconds"]
+    assert len(client.reads) == 2 and len(client.posts) == 1  # the read before, one poll
+    assert client.clock.now - 1000.0 == pytest.approx(10)
+
+
+def test_boot_shorter_than_the_poll_interval_is_seen():
+    client, result = restarted_between_polls(restart_after_post=6, boot=2)  # restarting from 4 s to 6 s
+    assert result["converged"] is True and len(client.reads) == 2
+
+
+def test_restart_applied_just_after_queueing_is_seen():
+    client, result = restarted_between_polls(restart_after_post=0.25)
+    assert result["converged"] is True and len(client.reads) == 2
+
+
+def test_slow_polls_see_a_restart_long_past():
+    client, result = restarted_between_polls(restart_after_post=5, poll_interval=30)
+    assert result["server"]["uptime_seconds"] == 25
+    assert result["converged"] is True and len(client.reads) == 2
+
+
+def test_live_uptime_without_a_restart_never_counts_and_the_wait_says_queued():
+    client = FakeClient(server(uptime=3))
+    client.live_uptime()  # the agent never checks in: the uptime just grows
+    failure = fail(client, "restarted", poll_interval=10, wait_timeout=120)
+    assert "queued, not yet applied" in failure.message
+    assert len(client.reads) >= 5 and len(client.posts) == 1
+
+
+def test_a_read_showing_the_uptime_read_before_queueing_is_not_a_reset():
+    # A cached copy of the pre-restart state repeats the old uptime: it proves nothing.
+    client = FakeClient(server(uptime=3))
+    client.agent_applies_after(40, (0, {"uptime_seconds": 0}))
+    result = run(client, "restarted", poll_interval=10)
+    assert result["converged"] is True
+    assert client.clock.now - 1000.0 >= 40  # the identical reads before 40 s did not end the wait
+
+
+@pytest.mark.parametrize("uptime_now, elapsed, reset", [
+    (3, 0.5, False),    # the same second
+    (12, 10.0, False),  # grew a little less than the time that passed: whole seconds, not a reset
+    (11, 10.0, False),  # exactly before + elapsed - tolerance
+    (10, 10.0, True),   # below it
+    (8, 10.0, True),
+    (2, 0.1, True),     # below the uptime before: always a reset
+    (3, 100.0, False),  # the very value read before (a cached read)
+    (200, 10.0, False),
+])
+def test_uptime_reset_rule(uptime_now, elapsed, reset):
+    convergence = Convergence(ControlRequest("restarted", server_id="mc-01"), server(uptime=3), before_read_at=500.0)
+    assert convergence.uptime_reset(server(uptime=uptime_now), read_started=500.0 + elapsed) is reset
+    assert convergence.observe(server(uptime=uptime_now), 500.0 + elapsed) is reset
+
+
+def test_uptime_reset_needs_both_read_times_for_anything_but_a_drop():
+    convergence = Convergence(ControlRequest("restarted", server_id="mc-01"), server(uptime=3))
+    assert convergence.uptime_reset(server(uptime=5), read_started=600.0) is False
+    assert convergence.uptime_reset(server(uptime=1), read_started=None) is True
 
 
 def test_restart_converges_after_going_down_even_without_uptime():
