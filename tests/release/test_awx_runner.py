@@ -1,0 +1,156 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A job run the way AWX / Automation Platform runs it: ansible-runner, a private data
+directory, the inventory plugin as inventory source, and the API token injected only as
+an environment variable by the collection's own credential type (extensions/awx/credential_type.yml).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from jinja2.sandbox import SandboxedEnvironment
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CREDENTIAL_TYPE = REPO_ROOT / 'extensions' / 'awx' / 'credential_type.yml'
+PLAYBOOK = 'gamepanel.panel.restart_fleet'
+IDENT = 'restart-fleet'
+RUNNER_TIMEOUT = 600
+
+
+def credential_type() -> dict:
+    with CREDENTIAL_TYPE.open(encoding='utf-8') as stream:
+        return yaml.safe_load(stream)
+
+
+def inject(definition: dict, inputs: dict) -> dict[str, str]:
+    """The environment a credential of this type gives a job: each env injector rendered
+    with the credential's inputs, as AWX renders them (Jinja2, sandboxed)."""
+    jinja = SandboxedEnvironment()
+    return {name: jinja.from_string(template).render(**inputs)
+            for name, template in definition['injectors']['env'].items()}
+
+
+def test_credential_type_shape():
+    """The fields AWX asks for and the variables the collection reads, nothing else."""
+    definition = credential_type()
+    fields = {field['id']: field for field in definition['inputs']['fields']}
+    assert definition['kind'] == 'cloud'
+    assert set(fields) == {'token', 'base_url', 'variant'}
+    assert fields['token'].get('secret') is True
+    assert not any(fields[name].get('secret') for name in ('base_url', 'variant'))
+    assert fields['variant']['choices'] == ['live', 'planned']
+    assert set(definition['inputs']['required']) == {'token', 'base_url', 'variant'}
+    assert set(definition['injectors']) == {'env'}
+    assert inject(definition, {'token': 't0k', 'base_url': 'https://p.example/v1', 'variant': 'planned'}) == {
+        'GAMEPANEL_API_TOKEN': 't0k',
+        'GAMEPANEL_BASE_URL': 'https://p.example/v1',
+        'GAMEPANEL_API_VARIANT': 'planned',
+    }
+
+
+def private_data_dir(root: Path, credential_env: dict[str, str], job_env: dict[str, str]) -> Path:
+    """project/, inventory/ and env/ as AWX hands them to ansible-runner."""
+    pdd = root / 'pdd'
+    (pdd / 'project').mkdir(parents=True)
+    (pdd / 'inventory').mkdir()
+    (pdd / 'env').mkdir()
+    (pdd / 'inventory' / 'fleet.gamepanel.yml').write_text('plugin: gamepanel.panel.servers\n', encoding='utf-8')
+    (pdd / 'env' / 'envvars').write_text(yaml.safe_dump({**job_env, **credential_env}), encoding='utf-8')
+    # `target` and `batch` are restart_fleet's variables; restart_hosts / restart_batch are the
+    # names the playbook had before issue 10 and are ignored by the current one.
+    extravars = {'target': 'gamepanel', 'batch': 10, 'restart_hosts': 'gamepanel', 'restart_batch': 10}
+    (pdd / 'env' / 'extravars').write_text(yaml.safe_dump(extravars), encoding='utf-8')
+    return pdd
+
+
+def inventory_hosts(ansible_inventory: Path, pdd: Path, env: dict[str, str]) -> set[str]:
+    """Every host the inventory source yields (the job targets them all)."""
+    listed = subprocess.run([str(ansible_inventory), '-i', str(pdd / 'inventory'), '--list'], env=env,
+                            capture_output=True, text=True, check=True, timeout=120)
+    return set(json.loads(listed.stdout)['_meta']['hostvars'])
+
+
+def job_events(artifacts: Path) -> list[dict]:
+    events = []
+    for path in sorted((artifacts / 'job_events').glob('*.json')):
+        with path.open(encoding='utf-8') as stream:
+            events.append(json.load(stream))
+    return events
+
+
+def files_holding(directory: Path, secret: str) -> list[str]:
+    """Every file under directory whose bytes contain secret (grep -rl)."""
+    found = subprocess.run(['grep', '-rlF', '--', secret, str(directory)], capture_output=True, text=True, check=False)
+    assert found.returncode in (0, 1), found.stderr
+    return sorted(str(Path(line).relative_to(directory)) for line in found.stdout.splitlines())
+
+
+@pytest.fixture
+def runner_bin(tool) -> Path:
+    return tool('runner', 'ansible-runner').parent
+
+
+def test_restart_fleet_under_ansible_runner(emulator, tmp_path, runner_bin, collections_path):
+    """restart_fleet succeeds for every host, with the token known only to the job's environment."""
+    token = emulator.control.create_token('acme', 'olivia', 'awx-credential', 'control')
+    emulator.control.settings(checkin_interval=0.05, checkin_jitter=0)
+    credential_env = inject(credential_type(), {'token': token, 'base_url': emulator.live_url, 'variant': 'live'})
+    job_env = {
+        # What the execution environment provides: the collection and a Python with requests.
+        'ANSIBLE_COLLECTIONS_PATH': str(collections_path),
+        'ANSIBLE_PYTHON_INTERPRETER': str(runner_bin / 'python'),
+        'ANSIBLE_HOME': str(tmp_path / 'ansible-home'),
+        'GAMEPANEL_STATE_DIR': str(tmp_path / 'state'),
+    }
+    pdd = private_data_dir(tmp_path, credential_env, job_env)
+    # The runner's own process gets no GAMEPANEL_* or ANSIBLE_* variable: only env/envvars carries them.
+    base_env = {key: value for key, value in os.environ.items() if not key.startswith(('ANSIBLE_', 'GAMEPANEL_'))}
+    base_env['PATH'] = f"{runner_bin}{os.pathsep}{base_env.get('PATH', '')}"
+
+    expected_hosts = inventory_hosts(runner_bin / 'ansible-inventory', pdd, {**base_env, **job_env, **credential_env})
+    assert len(expected_hosts) == 6
+    requests_before = emulator.control.counters()['requests'].get('awx-credential', {})
+
+    run = subprocess.run([str(runner_bin / 'ansible-runner'), 'run', str(pdd), '--playbook', PLAYBOOK,
+                          '--ident', IDENT, '--quiet'],
+                         env=base_env, capture_output=True, text=True, timeout=RUNNER_TIMEOUT, check=False)
+    artifacts = pdd / 'artifacts' / IDENT
+    stdout = (artifacts / 'stdout').read_text(encoding='utf-8') if (artifacts / 'stdout').exists() else ''
+    assert run.returncode == 0, f'ansible-runner exited {run.returncode}\n{run.stderr}\n{stdout}'
+    assert (artifacts / 'rc').read_text(encoding='utf-8').strip() == '0'
+    assert (artifacts / 'status').read_text(encoding='utf-8').strip() == 'successful'
+
+    events = job_events(artifacts)
+    assert events, 'the job wrote no event'
+    host_events = [event for event in events if event.get('event_data', {}).get('host')]
+    seen = {event['event_data']['host'] for event in host_events}
+    assert seen == expected_hosts
+    failed = [event['event_data']['host'] for event in host_events
+              if event['event'] in ('runner_on_failed', 'runner_on_unreachable')
+              and not event['event_data'].get('ignore_errors')]
+    assert not failed
+    stats = [event for event in events if event['event'] == 'playbook_on_stats']
+    assert stats and not stats[-1]['event_data'].get('failures') and not stats[-1]['event_data'].get('dark')
+
+    # The job reached the panel with the credential's token, and restarted the online servers.
+    requests_after = emulator.control.counters()['requests'].get('awx-credential', {})
+    assert sum(requests_after.values()) > sum(requests_before.values())
+    assert emulator.control.counters()['restarts']
+
+    # ansible-runner records the whole job environment in artifacts/<ident>/command, by design
+    # (AWX keeps that directory private to the job and deletes it). Everything else the job
+    # left behind, events, stdout, stderr, status, facts, must not hold the token; in `command`
+    # it may only be the injected variable.
+    holding = files_holding(artifacts, token)
+    assert holding in ([], ['command']), f'the token leaked into {holding}'
+    with (artifacts / 'command').open(encoding='utf-8') as stream:
+        command = json.load(stream)
+    assert command['env'].pop('GAMEPANEL_API_TOKEN') == token
+    assert token not in json.dumps(command)
+    assert token not in stdout and token not in run.stdout and token not in run.stderr
