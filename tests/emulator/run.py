@@ -3,24 +3,17 @@
 """Start the panel emulator: ``python tests/emulator/run.py [--port 0] [--fixture FILE] [--fleet-size N] [--no-controls]``.
 
 The first line on stdout is a JSON object with the base URLs; SIGTERM or Ctrl-C stops it (exit 0).
+A script form of ``python -m emulator``: both run ``__main__.run``. It works from the
+checkout (package ``emulator``) and from the installed wheel (package ``gamepanel_emulator``).
 """
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
-if __package__ in (None, ""):
-    # Run as a script: make the package importable as ``emulator`` (tests/ on sys.path).
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from emulator.server import main  # noqa: E402  pylint: disable=wrong-import-position
-
 if __name__ == "__main__":
-    # The emulator never opens an outbound TLS connection, but aiohttp builds client SSL
-    # contexts when it is imported (emulator.server imports it only once the fixture is
-    # loaded), and loading the system CA bundle for them is a large share of the start-up
-    # time. Pointing OpenSSL at no CA files makes those contexts cheap; only this process
-    # is affected.
-    os.environ["SSL_CERT_FILE"] = os.devnull
-    os.environ["SSL_CERT_DIR"] = os.devnull
-    sys.exit(main())
+    PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+    # Run as a script: make the package importable under its directory's name.
+    sys.path.insert(0, os.path.dirname(PACKAGE_DIR))
+    sys.exit(importlib.import_module(os.path.basename(PACKAGE_DIR) + ".__main__").run())
