@@ -2,13 +2,15 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Drive `make demo`: the collection against the bundled panel emulator, end to end.
 
-1. start the emulator (tests/emulator/run.py --port 0) with its default fleet;
+1. start the emulator with its default fleet through the harness the tests use
+   (tests/emulator/harness.py EmulatorProcess: a free port, stopped by its PID);
 2. show the fleet as an inventory (ansible-inventory --graph on demo/fleet.gamepanel.yml);
 3. report the fleet's status (playbooks/fleet_status.yml, gamepanel.panel.server_info);
 4. restart the online servers two at a time, skipping those with players on
    (playbooks/restart_fleet.yml, gamepanel.panel.server_control);
 5. report the status again;
-and always stop the emulator, by the PID it was started with, whatever happened.
+and always stop the emulator whatever happened (the harness also makes it exit when
+this process dies: it watches its stdin).
 
 Run it with the Python of a virtual environment that holds ansible-core, requests and
 aiohttp, with ANSIBLE_COLLECTIONS_PATH pointing at an installed gamepanel.panel
@@ -17,16 +19,17 @@ aiohttp, with ANSIBLE_COLLECTIONS_PATH pointing at an installed gamepanel.panel
 
 from __future__ import annotations
 
-import json
 import os
-import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# The emulator's own harness starts and stops it, exactly as the test suites do.
+sys.path.insert(0, str(ROOT / 'tests'))
+from emulator.harness import EmulatorError, EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position
+
 WORK = ROOT / '.tmp' / 'demo'
 INVENTORY = ROOT / 'demo' / 'fleet.gamepanel.yml'
 PLUGINS = {
@@ -66,48 +69,6 @@ def check_collection() -> None:
                          'the demo needs them all.')
 
 
-class Emulator:
-    """The panel emulator as a child process, always stopped by its PID."""
-
-    def __init__(self, python: str):
-        self.python = python
-        self.process: subprocess.Popen | None = None
-        self.info: dict = {}
-        self.log_path = WORK / 'emulator.log'
-
-    def start(self, timeout: float = 30.0) -> dict:
-        """Start it and return its first line (live, planned and control URLs, pid)."""
-        log = open(self.log_path, 'w', encoding='utf-8')  # pylint: disable=consider-using-with
-        self.process = subprocess.Popen(  # pylint: disable=consider-using-with
-            [self.python, str(ROOT / 'tests' / 'emulator' / 'run.py'), '--host', '127.0.0.1', '--port', '0'],
-            stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, text=True, cwd=ROOT)
-        log.close()
-        first_line: list[str] = []
-        reader = threading.Thread(target=lambda: first_line.append(self.process.stdout.readline()), daemon=True)
-        reader.start()
-        reader.join(timeout)
-        if not first_line or not first_line[0].strip():
-            raise SystemExit(f'demo: the emulator did not start within {timeout:.0f}s; its log:\n'
-                             + self.log_path.read_text(encoding='utf-8'))
-        self.info = json.loads(first_line[0])
-        # Keep draining stdout so the emulator never blocks on a full pipe.
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
-        return self.info
-
-    def stop(self) -> None:
-        """SIGTERM by PID, then SIGKILL if it has not exited after 10 s."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        pid = self.process.pid
-        os.kill(pid, signal.SIGTERM)
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.kill(pid, signal.SIGKILL)
-            self.process.wait(10)
-        print(f'\n==== emulator (pid {pid}) stopped', flush=True)
-
-
 def run(command: list[str], env: dict[str, str]) -> None:
     """Run one step, showing its output; stop the demo when it fails."""
     print('$ ' + ' '.join(Path(part).name if index == 0 else part for index, part in enumerate(command)), flush=True)
@@ -121,16 +82,19 @@ def main() -> int:
     bin_dir = Path(sys.executable).parent
     check_collection()
     WORK.mkdir(parents=True, exist_ok=True)
-    emulator = Emulator(sys.executable)
+    emulator = EmulatorProcess(startup_timeout=30.0)
     started = time.monotonic()
     try:
-        banner('starting the panel emulator (tests/emulator/run.py)')
-        info = emulator.start()
-        print(f"emulator pid {emulator.process.pid}, live API at {info['live']}", flush=True)
+        banner('starting the panel emulator (tests/emulator, through emulator.harness.EmulatorProcess)')
+        try:
+            emulator.start()
+        except EmulatorError as error:
+            raise SystemExit(f'demo: {error}') from None
+        print(f'emulator pid {emulator.pid}, live API at {emulator.live_url}', flush=True)
 
         env = dict(os.environ)
         env.update({
-            'GAMEPANEL_BASE_URL': info['live'],
+            'GAMEPANEL_BASE_URL': emulator.live_url,
             'GAMEPANEL_API_TOKEN': DEMO_TOKEN,
             'GAMEPANEL_RATE_LIMIT': '600',
             'GAMEPANEL_STATE_DIR': str(WORK / 'state'),
@@ -159,7 +123,9 @@ def main() -> int:
         banner('fleet status after the restart')
         run([playbook, 'playbooks/fleet_status.yml'], env)
     finally:
-        emulator.stop()
+        pid = emulator.pid
+        if emulator.stop() is not None:
+            print(f'\n==== emulator (pid {pid}) stopped', flush=True)
     print(f'\ndemo finished in {time.monotonic() - started:.1f}s', flush=True)
     return 0
 
