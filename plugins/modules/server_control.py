@@ -71,7 +71,7 @@ options:
     description:
       - Read the server again until the queued action shows, or O(wait_timeout) runs out.
       - V(started) waits for status C(online), V(stopped) for a status in O(stopped_statuses), V(restarted) for
-        status C(online) with an uptime that reset: lower than the uptime read before queueing plus the time
+        status C(online) with an uptime that reset, that is lower than the uptime read before queueing plus the time
         passed since that read (or after the server was seen down).
       - With V(false) the module returns as soon as the panel has queued the action, and RV(converged) is null.
     type: bool
