@@ -2,6 +2,7 @@
 #
 #   make demo    start the panel emulator, show the fleet, restart part of it, stop the emulator
 #   make test    every check (TEST_STEPS below), timed, in two parallel lanes; .ci/run calls it
+#   make release-check   what a release needs on top (RELEASE_STEPS below); .ci/run calls it too
 #
 # Everything runs from virtual environments under .venv/, built from the pinned files
 # in requirements/ (re-built when a requirements file changes). See docs/testing.md.
@@ -39,12 +40,15 @@ endif
 export PYTHON_OLDEST PYTHON_LATEST
 
 # One virtual environment per requirements file, and the interpreter it is built from.
-VENV_NAMES := test-ansible-2.17 test-ansible-latest lint galaxy-importer changelog
+VENV_NAMES := test-ansible-2.17 test-ansible-latest lint galaxy-importer changelog runner builder docsite
 PY_test-ansible-2.17 = $(PYTHON_OLDEST)
 PY_test-ansible-latest = $(PYTHON_LATEST)
 PY_lint = $(PYTHON_LATEST)
 PY_galaxy-importer = $(PYTHON_LATEST)
 PY_changelog = $(PYTHON_OLDEST)
+PY_runner = $(PYTHON_LATEST)
+PY_builder = $(PYTHON_LATEST)
+PY_docsite = $(PYTHON_LATEST)
 stamp = $(VENV)/$(1)/.installed
 STAMPS := $(foreach name,$(VENV_NAMES),$(call stamp,$(name)))
 
@@ -65,6 +69,8 @@ INTEGRATION_WORKERS ?= 2
 SETUP_STEPS := venvs collection get-pip-standin
 CHECK_STEPS := docs-check units emulator-tests integration lint galaxy-importer sanity
 TEST_STEPS := $(SETUP_STEPS) $(CHECK_STEPS)
+# The steps of `make release-check` (see the release-check target).
+RELEASE_STEPS := release-tests docsite changelog-dry-run
 empty :=
 space := $(empty) $(empty)
 comma := ,
@@ -87,7 +93,8 @@ define pytest
 endef
 
 .PHONY: FORCE help demo test venvs collection get-pip-standin sanity units emulator-tests integration \
-	lint galaxy-importer docs-check bench clean distclean interpreters
+	lint galaxy-importer docs-check bench clean distclean interpreters \
+	release-check release-tests docsite changelog-dry-run
 
 help:
 	@echo "make demo             run the demo against the bundled panel emulator"
@@ -102,6 +109,11 @@ help:
 	@echo "make lint             ansible-lint --offline --profile production"
 	@echo "make galaxy-importer  the Galaxy import checks on the built tarball"
 	@echo "make docs-check       ansible-doc of every module and plugin; antsibull-changelog lint"
+	@echo "make release-check    the release checks, timed, two lanes: $(RELEASE_STEPS)"
+	@echo "make release-tests    tests/release: ansible-runner job (AWX credential type), execution environment"
+	@echo "                      (ansible-builder create), emulator wheel and the docs/emulator.md CI example"
+	@echo "make docsite          antsibull-docs lint, then the docsite with Sphinx -W in .tmp/docsite/site/build/html"
+	@echo "make changelog-dry-run  antsibull-changelog release of the next version on a throwaway copy"
 	@echo "make bench            benchmarks (not part of make test)"
 	@echo "make clean            remove build output; make distclean also removes .venv"
 
@@ -226,6 +238,21 @@ docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,test-ansibl
 	$(VENV)/changelog/bin/antsibull-changelog lint || status=1; \
 	exit $$status
 
+# ---------------------------------------------------------------------------
+# Release checks (make release-check): each tool runs from its own virtual environment.
+
+# pytest in the 2.17 environment drives the tools of .venv/runner and .venv/builder
+# (tests/release/conftest.py) against the emulator and the built collection.
+release-tests: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,runner) $(call stamp,builder)
+	$(call pytest,test-ansible-2.17,tests/release,GAMEPANEL_RELEASE_VENVS=$(ROOT)/$(VENV) GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
+
+docsite: $(COLL_DEP) $(call stamp,docsite)
+	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/docsite/bin:$$PATH $(VENV)/docsite/bin/python .ci/build_docsite.py \
+		--collection-path $(COLLECTIONS_PATH)/ansible_collections/gamepanel/panel --dest $(TMP)/docsite
+
+changelog-dry-run: $(call stamp,changelog)
+	@ANSIBLE_HOME=$(TMP)/ansible-home $(VENV)/changelog/bin/python .ci/changelog_dry_run.py $(ROOT)
+
 # Benchmarks: every tests/bench/*.py (or BENCH=tests/bench/x.py), with BENCH_ARGS passed on.
 BENCH ?= $(wildcard tests/bench/*.py)
 BENCH_ARGS ?=
@@ -255,6 +282,12 @@ test:
 	@echo "make test: oldest Python $(PYTHON_OLDEST), latest Python $(PYTHON_LATEST)"
 	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup $(subst $(space),$(comma),$(SETUP_STEPS)) \
 		--lane $(subst $(space),$(comma),$(LANE_SANITY)) --lane $(subst $(space),$(comma),$(LANE_CHECKS))
+
+# make release-check: like make test (timed, outputs in .tmp/logs, a summary), the docsite in
+# one lane and the other release steps in the second.
+release-check:
+	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup venvs,collection \
+		--lane docsite --lane release-tests,changelog-dry-run
 
 clean:
 	rm -rf $(BUILD) .tmp tests/output .ansible .pytest_cache
