@@ -130,7 +130,9 @@ def test_restart_fleet_under_ansible_runner(emulator, tmp_path, runner_bin, coll
     assert events, 'the job wrote no event'
     host_events = [event for event in events if event.get('event_data', {}).get('host')]
     seen = {event['event_data']['host'] for event in host_events}
-    assert seen == expected_hosts
+    # Every server's host; besides them, at most the controller (plays that check the inventory).
+    assert expected_hosts <= seen, f'no event for {sorted(expected_hosts - seen)}'
+    assert seen - expected_hosts <= {'localhost'}, f'unexpected hosts {sorted(seen - expected_hosts)}'
     failed = [event['event_data']['host'] for event in host_events
               if event['event'] in ('runner_on_failed', 'runner_on_unreachable')
               and not event['event_data'].get('ignore_errors')]
