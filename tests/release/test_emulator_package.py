@@ -128,3 +128,11 @@ def test_docs_example_ci_job_runs(emulator_python, collections_path, tmp_path):
     })
     result = run(['bash', EXAMPLE_DIR / 'test-with-emulator.sh'], env=env, cwd=tmp_path, timeout=300)
     assert 'OK: the playbook restarted mc-02 once' in result.stdout
+
+
+def test_installed_collection_carries_the_buildable_emulator(collections_path):
+    """docs/emulator.md has users pip-install the emulator from the installed collection."""
+    shipped = collections_path / 'ansible_collections' / 'gamepanel' / 'panel' / 'tests' / 'emulator'
+    for name in ('pyproject.toml', '__main__.py', 'harness.py', 'README.md', 'fixtures/default.yaml'):
+        assert (shipped / name).is_file(), f'the collection does not ship tests/emulator/{name}'
+    assert (shipped / 'pyproject.toml').read_bytes() == (EMULATOR_DIR / 'pyproject.toml').read_bytes()
