@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Run a playbook against the gamepanel emulator and check what it did to the panel.
 # Needs: ansible-playbook with gamepanel.panel installed, curl, and the emulator installed
 # in the Python named by $EMULATOR_PYTHON (default python3): pip install gamepanel-emulator.
