@@ -1,0 +1,80 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Action plugin of gamepanel.panel.fleet_report_files: write the fleet report on the controller.
+
+The data work is in plugin_utils/fleet_report.py; this file only checks the arguments, finds
+the page template (the fleet_report role's) and writes the files.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+
+from ansible.errors import AnsibleActionFail
+from ansible.module_utils.common.text.converters import to_native
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.client import COLLECTION_VERSION
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_report
+
+COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TEMPLATE = os.path.join(COLLECTION_ROOT, 'roles', 'fleet_report', 'templates', 'fleet_report.html.j2')
+
+ARGUMENT_SPEC = {
+    'servers': {'type': 'list', 'elements': 'dict', 'required': True},
+    'dest': {'type': 'path', 'required': True},
+    'include': {'type': 'list', 'elements': 'str', 'choices': list(fleet_report.INCLUDE_KINDS), 'default': []},
+    'panel_url': {'type': 'str'},
+    'games': {'type': 'list', 'elements': 'str', 'default': []},
+    'statuses': {'type': 'list', 'elements': 'str', 'default': []},
+}
+
+
+class ActionModule(ActionBase):
+    """Prepare the report's data, render it and write the three files."""
+
+    TRANSFERS_FILES = False
+    _requires_connection = False
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        del tmp  # nothing goes to a remote host
+        _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
+
+        try:
+            with open(TEMPLATE, encoding='utf-8') as handle:
+                template = handle.read()
+        except OSError as exc:
+            raise AnsibleActionFail(f'cannot read the report template {TEMPLATE}: {to_native(exc)}') from None
+
+        try:
+            report = fleet_report.prepare_report(
+                args['servers'], taken_at=datetime.now(timezone.utc), panel_url=args['panel_url'],
+                collection_version=COLLECTION_VERSION, include=args['include'], games=args['games'],
+                statuses=args['statuses'])
+            contents = fleet_report.render_all(report, template)
+            paths = fleet_report.file_paths(args['dest'])
+            if self._task.check_mode:
+                written = dict(paths)
+            else:
+                written = fleet_report.write_files(args['dest'], contents)
+        except (fleet_report.ReportError, OSError) as exc:
+            raise AnsibleActionFail(f'the fleet report was not written: {to_native(exc)}') from None
+
+        summary = report['summary']
+        result.update(
+            changed=bool(written),
+            dest=os.path.dirname(paths['html']),
+            files=paths,
+            written=sorted(written),
+            bytes={kind: len(text.encode('utf-8')) for kind, text in contents.items()},
+            taken_at=report['meta']['taken_at'],
+            summary={
+                'servers': summary['servers'],
+                'statuses': {entry['label']: entry['count'] for entry in summary['statuses']},
+                'players_online': summary['players']['online'],
+                'players_capacity': summary['players']['capacity'],
+            },
+        )
+        return result
