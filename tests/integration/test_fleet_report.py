@@ -1,0 +1,114 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The report playbook (role gamepanel.panel.fleet_report) run by ansible-playbook against the emulator.
+
+These tests read the written files; tests/browser/test_report_browser.py opens the page in Chromium.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+TOKEN = 'gp-test-owner-control'
+HOSTILE = '<script>alert(1)</script>'
+REPORT = '- name: The ready report playbook\n  ansible.builtin.import_playbook: gamepanel.panel.report\n'
+ROLE = 'gamepanel.panel.fleet_report : '  # role task names carry the role's name
+FILES = ('fleet-report.html', 'fleet-report.json', 'fleet-report.csv')
+
+
+def read_report(directory: Path):
+    """(html text, json document, csv rows) of a written report."""
+    html = (directory / 'fleet-report.html').read_text(encoding='utf-8')
+    document = json.loads((directory / 'fleet-report.json').read_text(encoding='utf-8'))
+    rows = list(csv.DictReader(io.StringIO((directory / 'fleet-report.csv').read_text(encoding='utf-8'))))
+    return html, document, rows
+
+
+def test_report_playbook_writes_the_fleet(ansible, emulator):
+    """The FQCN playbook, default destination: every server, an unknown status, a hostile name, no token."""
+    emulator.control.set_server('mc-02', status='hibernating')
+    emulator.control.set_server('ark-01', name=HOSTILE)
+    fleet = {server['id']: server for server in emulator.control.state()['servers'] if server['id'] in
+             ('mc-01', 'mc-02', 'mc-03', 'rust-01', 'rust-02', 'ark-01')}
+
+    run = ansible.playbook(REPORT)
+    assert run.rc == 0, run.describe()
+
+    directory = ansible.workdir / 'fleet-report'  # the default ./fleet-report, from where ansible-playbook ran
+    html, document, rows = read_report(directory)
+    assert [server['id'] for server in document['servers']] == list(fleet)
+    assert {server['id']: server['status'] for server in document['servers']} == \
+        {server_id: server['status'] for server_id, server in fleet.items()}
+    assert document['summary']['servers'] == 6
+    statuses = {entry['label']: entry for entry in document['summary']['statuses']}
+    assert {label: entry['count'] for label, entry in statuses.items()} == {'online': 3, 'offline': 2, 'hibernating': 1}
+    assert statuses['hibernating']['known'] is False
+    assert statuses['hibernating']['colour'] not in {statuses['online']['colour'], statuses['offline']['colour']}
+    assert document['meta']['panel'] == emulator.live_url
+    assert [row['id'] for row in rows] == list(fleet)
+    assert next(row for row in rows if row['id'] == 'ark-01')['name'] == HOSTILE
+
+    assert HOSTILE not in html
+    assert '&lt;script&gt;alert(1)&lt;/script&gt;' in html
+    assert emulator.live_url in html
+
+    summary = run.result(ROLE + 'Summary of the fleet report')
+    assert summary['msg'][1] == f"HTML: {directory / 'fleet-report.html'}"
+    assert 'Fleet report of 6 servers' in summary['msg'][0]
+
+    for name in FILES:
+        assert TOKEN not in (directory / name).read_text(encoding='utf-8')
+    assert TOKEN not in run.stdout and TOKEN not in run.stderr
+    counters = emulator.control.counters()
+    assert counters['posts'] == {} and counters['actions_queued'] == {}
+    assert counters['requests']['owner-control'] == {'live GET /servers': 1}
+
+
+def test_report_with_sub_resources_and_filters(ansible, emulator, tmp_path):
+    """include and filters reach server_info; check mode writes nothing."""
+    dest = tmp_path / 'out'
+    extra = {'fleet_report_dest': str(dest), 'fleet_report_include': ['metrics', 'resources'],
+             'fleet_report_games': ['minecraft'], 'fleet_report_statuses': ['online']}
+
+    checked = ansible.playbook(REPORT, extra_vars=extra, check=True)
+    assert checked.rc == 0, checked.describe()
+    assert not dest.exists()
+    assert 'check mode: nothing written' in checked.result(ROLE + 'Summary of the fleet report')['msg'][0]
+
+    run = ansible.playbook(REPORT, extra_vars=extra)
+    assert run.rc == 0, run.describe()
+    html, document, rows = read_report(dest)
+    assert [server['id'] for server in document['servers']] == ['mc-01', 'mc-02']
+    assert document['meta']['include'] == ['metrics', 'resources']
+    assert document['meta']['filters'] == {'games': ['minecraft'], 'statuses': ['online']}
+    for server in document['servers']:
+        assert server['cpu_avg'] is not None and server['memory_limit_mb'] is not None
+    assert {'cpu_avg', 'disk_used_mb'} <= set(rows[0])
+    assert 'Fleet over the metrics window' in html and 'Disk in use of the limit' in html
+    per_kind = emulator.control.counters()['requests']['owner-control']
+    assert per_kind['live GET /servers/{id}/metrics'] == 4  # two servers, two runs (check mode reads too)
+    assert per_kind['live GET /servers/{id}/resources'] == 4
+
+
+def test_report_refuses_bad_input_before_any_request(ansible, emulator, tmp_path):
+    """An include the report does not know fails in the argument spec, nothing is sent, nothing written."""
+    run = ansible.playbook(REPORT, extra_vars={'fleet_report_include': ['console'],
+                                               'fleet_report_dest': str(tmp_path / 'out')})
+    assert run.rc != 0
+    assert 'fleet_report_include' in run.stdout + run.stderr
+    assert emulator.control.counters()['requests_total'] == 0
+    assert not (tmp_path / 'out').exists()
+
+
+def test_report_destination_that_is_a_file(ansible, emulator, tmp_path):
+    """A destination that exists as a file is a clear failure."""
+    target = tmp_path / 'taken'
+    target.write_text('not a directory', encoding='utf-8')
+    run = ansible.playbook(REPORT, extra_vars={'fleet_report_dest': str(target)})
+    assert run.rc != 0
+    failed = run.result(ROLE + 'Write the report files')
+    assert 'exists and is not a directory' in failed['msg']
+    assert target.read_text(encoding='utf-8') == 'not a directory'
