@@ -371,12 +371,15 @@ def share_chart(rows, used, limit, title, colours):
 
 def metrics_chart(rows):
     """Fleet lines over the metrics window: players online in total and average cpu per sample."""
-    length = max([len(row.get('metric_samples') or []) for row in rows] + [0])
+    series = [row.get('metric_samples') or [] for row in rows]
+    length = max([len(samples) for samples in series] + [0])
     if length == 0:
         return None
     players, cpus, stamps = [], [], []
-    for index in range(length):
-        at_index = [row['metric_samples'][index] for row in rows if len(row.get('metric_samples') or []) > index]
+    # Servers are read one after the other, so their sample times differ by a little: samples
+    # are lined up by position counted from the newest, not by timestamp.
+    for back in range(length, 0, -1):
+        at_index = [samples[-back] for samples in series if len(samples) >= back]
         stamps.append(next((sample[0] for sample in at_index if sample[0]), None))
         players.append(total(sample[3] for sample in at_index))
         known_cpu = [sample[1] for sample in at_index if sample[1] is not None]
