@@ -40,7 +40,7 @@ endif
 export PYTHON_OLDEST PYTHON_LATEST
 
 # One virtual environment per requirements file, and the interpreter it is built from.
-VENV_NAMES := test-ansible-2.17 test-ansible-latest lint galaxy-importer changelog runner builder docsite
+VENV_NAMES := test-ansible-2.17 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser
 PY_test-ansible-2.17 = $(PYTHON_OLDEST)
 PY_test-ansible-latest = $(PYTHON_LATEST)
 PY_lint = $(PYTHON_LATEST)
@@ -49,6 +49,7 @@ PY_changelog = $(PYTHON_OLDEST)
 PY_runner = $(PYTHON_LATEST)
 PY_builder = $(PYTHON_LATEST)
 PY_docsite = $(PYTHON_LATEST)
+PY_browser = $(PYTHON_OLDEST)
 stamp = $(VENV)/$(1)/.installed
 STAMPS := $(foreach name,$(VENV_NAMES),$(call stamp,$(name)))
 
@@ -67,7 +68,7 @@ INTEGRATION_WORKERS ?= 2
 
 # The steps of `make test` (see the test target at the end).
 SETUP_STEPS := venvs collection get-pip-standin
-CHECK_STEPS := docs-check units emulator-tests integration lint galaxy-importer sanity
+CHECK_STEPS := docs-check units emulator-tests integration browser-test lint galaxy-importer sanity
 TEST_STEPS := $(SETUP_STEPS) $(CHECK_STEPS)
 # The steps of `make release-check` (see the release-check target).
 RELEASE_STEPS := release-tests docsite changelog-dry-run
@@ -94,7 +95,7 @@ endef
 
 .PHONY: FORCE help demo test venvs collection get-pip-standin sanity units emulator-tests integration \
 	lint galaxy-importer docs-check bench clean distclean interpreters \
-	release-check release-tests docsite changelog-dry-run
+	release-check release-tests docsite changelog-dry-run chromium browser-test
 
 help:
 	@echo "make demo             run the demo against the bundled panel emulator"
@@ -106,6 +107,7 @@ help:
 	@echo "make units            unit tests on both ansible-core versions"
 	@echo "make emulator-tests   the emulator's own test suite"
 	@echo "make integration      playbook and inventory runs against the emulator, both versions"
+	@echo "make browser-test     the fleet report opened in headless Chromium (installs Debian's chromium if missing)"
 	@echo "make lint             ansible-lint --offline --profile production"
 	@echo "make galaxy-importer  the Galaxy import checks on the built tarball"
 	@echo "make docs-check       ansible-doc of every module and plugin; antsibull-changelog lint"
@@ -136,6 +138,7 @@ $(VENV)/%/.installed: requirements/%.txt
 	@touch $@
 
 $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest): requirements/emulator.txt
+$(call stamp,browser): requirements/test-ansible-2.17.txt requirements/emulator.txt
 
 # ---------------------------------------------------------------------------
 # The collection: a clean copy of the checkout (tracked and untracked-not-ignored files)
@@ -210,6 +213,27 @@ emulator-tests: $(call stamp,test-ansible-2.17)
 integration: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest)
 	$(call pytest,$(TEST_VENVS),tests/integration -n $(INTEGRATION_WORKERS),GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
 
+# The fleet report in a real browser: Debian's chromium (installed here when missing; the
+# test fails, never skips, when it cannot be) driven by Playwright from .venv/browser.
+# Screenshots go to .tmp/browser-test.
+CHROMIUM ?= /usr/bin/chromium
+export GAMEPANEL_CHROMIUM := $(CHROMIUM)
+
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "FAILED: $(CHROMIUM) is missing and only root can install Debian's chromium package (apt-get install chromium)"; \
+		exit 1; fi; \
+	echo "--> installing Debian's chromium package (apt-get)"; \
+	{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; } > $(TMP)/apt-chromium.log 2>&1 \
+		|| { tail -n 20 $(TMP)/apt-chromium.log; echo "FAILED: could not install Debian's chromium package (log: .tmp/apt-chromium.log)"; exit 1; }; \
+	if [ ! -x "$(CHROMIUM)" ]; then echo "FAILED: the chromium package installed no $(CHROMIUM)"; exit 1; fi
+
+browser-test: $(COLL_DEP) $(call stamp,browser)
+	@mkdir -p $(TMP)
+	@$(MAKE) chromium || echo "chromium is not available: the browser test will fail and say so"
+	$(call pytest,browser,tests/browser,GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
+
 lint: $(COLL_DEP) $(call stamp,lint)
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --version
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --offline --profile production
@@ -256,11 +280,12 @@ changelog-dry-run: $(call stamp,changelog)
 # Benchmarks: every tests/bench/*.py (or BENCH=tests/bench/x.py), with BENCH_ARGS passed on.
 BENCH ?= $(wildcard tests/bench/*.py)
 BENCH_ARGS ?=
-bench: $(COLL_DEP) $(call stamp,test-ansible-2.17)
+bench: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,browser)
 	@if [ -z "$(strip $(BENCH))" ]; then echo "no benchmark under tests/bench"; exit 1; fi
 	@for f in $(BENCH); do \
 		echo "--> $$f $(BENCH_ARGS)"; \
-		GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH) $(ANSIBLE_ENV) $(T17)/python $$f $(BENCH_ARGS) || exit 1; \
+		py=$(T17)/python; case "$$f" in *bench_report.py) $(MAKE) chromium; py=$(VENV)/browser/bin/python;; esac; \
+		GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH) $(ANSIBLE_ENV) $$py $$f $(BENCH_ARGS) || exit 1; \
 	done
 
 # ---------------------------------------------------------------------------
@@ -276,7 +301,7 @@ demo: collection
 # import in one, the test suites in the other. Each check's output is kept in .tmp/logs and
 # shown whole when it ends. Every check runs even when one fails; the exit code says if any did.
 LANE_SANITY := sanity lint galaxy-importer
-LANE_CHECKS := docs-check units emulator-tests integration
+LANE_CHECKS := docs-check units emulator-tests integration browser-test
 
 test:
 	@echo "make test: oldest Python $(PYTHON_OLDEST), latest Python $(PYTHON_LATEST)"
