@@ -32,6 +32,7 @@ from emulator.harness import EmulatorError, EmulatorProcess  # noqa: E402  pylin
 
 WORK = ROOT / '.tmp' / 'demo'
 INVENTORY = ROOT / 'demo' / 'fleet.gamepanel.yml'
+REPORT_DIR = WORK / 'fleet-report'
 PLUGINS = {
     'module gamepanel.panel.server_info': 'plugins/modules/server_info.py',
     'module gamepanel.panel.server_control': 'plugins/modules/server_control.py',
@@ -75,6 +76,14 @@ def run(command: list[str], env: dict[str, str]) -> None:
     result = subprocess.run(command, env=env, cwd=ROOT, check=False, stdin=subprocess.DEVNULL)
     if result.returncode != 0:
         raise SystemExit(f'demo: step failed (exit {result.returncode}): {" ".join(command)}')
+
+
+def write_report(playbook: str, env: dict[str, str]) -> None:
+    """The last step: the HTML fleet report (gamepanel.panel.report), and where it is."""
+    banner('fleet report (ansible-playbook gamepanel.panel.report, role gamepanel.panel.fleet_report)')
+    run([playbook, 'gamepanel.panel.report', '-e', f'fleet_report_dest={REPORT_DIR}',
+         '-e', '{"fleet_report_include": ["metrics", "resources"]}'], env)
+    print(f"fleet report written: {REPORT_DIR / 'fleet-report.html'} (open it in a browser)", flush=True)
 
 
 def main() -> int:
@@ -122,6 +131,8 @@ def main() -> int:
 
         banner('fleet status after the restart')
         run([playbook, 'playbooks/fleet_status.yml'], env)
+
+        write_report(playbook, env)
     finally:
         pid = emulator.pid
         if emulator.stop() is not None:

@@ -11,7 +11,7 @@ short_description: Write the fleet report (HTML, JSON, CSV) from servers read wi
 version_added: 0.1.0
 description:
   - Turns the RV(gamepanel.panel.server_info#module:servers) list into three files in a directory on the controller
-    C(fleet-report.html), C(fleet-report.json) and C(fleet-report.csv).
+    (C(fleet-report.html), C(fleet-report.json) and C(fleet-report.csv)).
   - The HTML page is self-contained (inline styles, SVG charts and a small script to sort and filter the table)
     and loads nothing from the network. It shows the servers by status and by game, players online out of
     capacity, the longest uptimes, charts and a table of every server.
