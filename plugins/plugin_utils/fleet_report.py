@@ -298,7 +298,7 @@ def longest_uptime(rows, count=LONGEST_UPTIME):
 # ---------------------------------------------------------------------------
 # Charts: geometry only (ratios and labels); the template draws them.
 
-def bar(label, value, scale, colour=None, **extra):
+def chart_bar(label, value, scale, colour=None, **extra):
     """One bar: value, its share of the scale (0..1) and the text to print."""
     ratio = (value / scale) if (value is not None and scale) else 0.0
     return dict(label=label, value=value, ratio=round(min(max(ratio, 0.0), 1.0), 4), colour=colour, **extra)
@@ -307,7 +307,7 @@ def bar(label, value, scale, colour=None, **extra):
 def players_chart(games):
     """Players online per game, drawn over the game's capacity."""
     scale = max([game['capacity'] or 0 for game in games] + [game['players'] or 0 for game in games] + [0])
-    bars = [bar(game['label'], game['players'], scale, capacity=game['capacity'],
+    bars = [chart_bar(game['label'], game['players'], scale, capacity=game['capacity'],
                 capacity_ratio=round((game['capacity'] or 0) / scale, 4) if scale else 0.0,
                 text=f"{fmt(game['players'])} of {fmt(game['capacity'])}")
             for game in games]
@@ -329,7 +329,7 @@ def top_servers_chart(rows, key, title, unit, colours):
     known.sort(key=lambda row: (-row[key], row['name'] or '', row['id'] or ''))
     shown = known[:TOP_SERVERS]
     scale = shown[0][key] if shown else 0
-    bars = [bar(row['name'] or row['id'] or 'missing', row[key], scale, colours[row['status']],
+    bars = [chart_bar(row['name'] or row['id'] or 'missing', row[key], scale, colours[row['status']],
                 text=f'{fmt(row[key])}{unit}') for row in shown]
     missing = len(rows) - len(known)
     note = None
@@ -350,7 +350,7 @@ def uptime_chart(rows):
                 counts[index] += 1
                 break
     scale = max(counts + [0])
-    bars = [bar(label, count, scale, '#3b82f6', text=fmt(count)) for (_limit, label), count in zip(UPTIME_BUCKETS, counts)]
+    bars = [chart_bar(label, count, scale, '#3b82f6', text=fmt(count)) for (_limit, label), count in zip(UPTIME_BUCKETS, counts)]
     missing = sum(1 for row in rows if row['uptime_seconds'] is None)
     return {'title': 'Uptime distribution (servers)', 'bars': bars, 'missing': missing, 'note': None}
 
@@ -363,7 +363,7 @@ def share_chart(rows, used, limit, title, colours):
             shares.append((row[used] / row[limit] * 100.0, row))
     shares.sort(key=lambda item: (-item[0], item[1]['name'] or ''))
     shown = shares[:TOP_SERVERS]
-    bars = [bar(row['name'] or row['id'] or 'missing', round(share, 1), 100.0, colours[row['status']],
+    bars = [chart_bar(row['name'] or row['id'] or 'missing', round(share, 1), 100.0, colours[row['status']],
                 text=f'{share:.0f}% of {fmt(row[limit])} MB') for share, row in shown]
     note = f'the {len(shown)} highest of {len(shares)} servers' if len(shares) > len(shown) else None
     return {'title': title, 'bars': bars, 'missing': len(rows) - len(shares), 'note': note}

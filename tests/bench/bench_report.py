@@ -39,7 +39,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / 'tests'))
 
-import conftest  # noqa: E402,F401  pylint: disable=wrong-import-position  (makes ansible_collections importable)
+# tests/conftest.py makes ansible_collections.gamepanel.panel importable from this checkout.
+import conftest  # noqa: E402,F401  pylint: disable=wrong-import-position,unused-import
 from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.client import COLLECTION_VERSION, PanelClient  # noqa: E402

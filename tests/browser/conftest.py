@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from integration.conftest import ansible  # noqa: F401  pylint: disable=unused-import  (the fixture, reused)
+# The integration harness's fixture, reused as it is.
+from integration.conftest import ansible  # noqa: F401  pylint: disable=unused-import
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = REPO_ROOT / '.tmp' / 'browser-test'
