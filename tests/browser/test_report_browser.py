@@ -8,6 +8,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from browser_support import require_browser
+
 HOSTILE = '<script>alert(1)</script>'
 UNKNOWN = 'hibernating'
 REPORT = '- name: The ready report playbook\n  ansible.builtin.import_playbook: gamepanel.panel.report\n'
@@ -28,7 +30,9 @@ def visible_ids(page):
     return page.eval_on_selector_all('#servers tbody tr:not([hidden])', 'rows => rows.map(r => r.cells[0].innerText)')
 
 
-def test_report_in_chromium(ansible, emulator, browser, artefacts, tmp_path):
+def test_report_in_chromium(ansible, emulator, artefacts, tmp_path, request):
+    require_browser()
+    browser = request.getfixturevalue('browser')
     emulator.control.set_server('mc-02', status=UNKNOWN)
     emulator.control.set_server('ark-01', name=HOSTILE)
     fleet = [server for server in emulator.control.state()['servers'] if server['id'] in ACME]
