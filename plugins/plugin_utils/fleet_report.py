@@ -308,8 +308,8 @@ def players_chart(games):
     """Players online per game, drawn over the game's capacity."""
     scale = max([game['capacity'] or 0 for game in games] + [game['players'] or 0 for game in games] + [0])
     bars = [chart_bar(game['label'], game['players'], scale, capacity=game['capacity'],
-                capacity_ratio=round((game['capacity'] or 0) / scale, 4) if scale else 0.0,
-                text=f"{fmt(game['players'])} of {fmt(game['capacity'])}")
+                      capacity_ratio=round((game['capacity'] or 0) / scale, 4) if scale else 0.0,
+                      text=f"{fmt(game['players'])} of {fmt(game['capacity'])}")
             for game in games]
     return {'title': 'Players online per game (of capacity)', 'bars': bars, 'missing': 0, 'note': None}
 
@@ -330,7 +330,7 @@ def top_servers_chart(rows, key, title, unit, colours):
     shown = known[:TOP_SERVERS]
     scale = shown[0][key] if shown else 0
     bars = [chart_bar(row['name'] or row['id'] or 'missing', row[key], scale, colours[row['status']],
-                text=f'{fmt(row[key])}{unit}') for row in shown]
+                      text=f'{fmt(row[key])}{unit}') for row in shown]
     missing = len(rows) - len(known)
     note = None
     if len(known) > len(shown):
@@ -364,7 +364,7 @@ def share_chart(rows, used, limit, title, colours):
     shares.sort(key=lambda item: (-item[0], item[1]['name'] or ''))
     shown = shares[:TOP_SERVERS]
     bars = [chart_bar(row['name'] or row['id'] or 'missing', round(share, 1), 100.0, colours[row['status']],
-                text=f'{share:.0f}% of {fmt(row[limit])} MB') for share, row in shown]
+                      text=f'{share:.0f}% of {fmt(row[limit])} MB') for share, row in shown]
     note = f'the {len(shown)} highest of {len(shares)} servers' if len(shares) > len(shown) else None
     return {'title': title, 'bars': bars, 'missing': len(rows) - len(shares), 'note': note}
 
