@@ -60,7 +60,8 @@ def test_report_in_chromium(ansible, emulator, artefacts, tmp_path, request):
     page.goto(page_url)
 
     # The summary counts match the fleet.
-    assert page.inner_text('#summary-servers .big') == str(len(fleet))
+    assert page.get_attribute('#summary-servers .big', 'data-count') == str(len(fleet))
+    assert page.inner_text('#summary-servers .big') == f'{len(fleet):,}'
     legend = {item.get_attribute('data-status'): int(item.get_attribute('data-count'))
               for item in page.query_selector_all('#summary-status li')}
     assert legend == dict(Counter(server['status'] for server in fleet))
