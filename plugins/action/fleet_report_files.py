@@ -16,19 +16,22 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.client import COLLECTION_VERSION
+from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_report
 
 COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TEMPLATE = os.path.join(COLLECTION_ROOT, 'roles', 'fleet_report', 'templates', 'fleet_report.html.j2')
 
-ARGUMENT_SPEC = {
-    'servers': {'type': 'list', 'elements': 'dict', 'required': True},
-    'dest': {'type': 'path', 'required': True},
-    'include': {'type': 'list', 'elements': 'str', 'choices': list(fleet_report.INCLUDE_KINDS), 'default': []},
-    'panel_url': {'type': 'str'},
-    'games': {'type': 'list', 'elements': 'str', 'default': []},
-    'statuses': {'type': 'list', 'elements': 'str', 'default': []},
-}
+# The shared connection options are accepted so that module_defaults for group/gamepanel.panel.panel
+# reach this action too; only base_url is used (printed on the page), nothing is sent to the panel.
+ARGUMENT_SPEC = dict(
+    panel_argument_spec(),
+    servers={'type': 'list', 'elements': 'dict', 'required': True},
+    dest={'type': 'path', 'required': True},
+    include={'type': 'list', 'elements': 'str', 'choices': list(fleet_report.INCLUDE_KINDS), 'default': []},
+    games={'type': 'list', 'elements': 'str', 'default': []},
+    statuses={'type': 'list', 'elements': 'str', 'default': []},
+)
 
 
 class ActionModule(ActionBase):
@@ -50,7 +53,7 @@ class ActionModule(ActionBase):
 
         try:
             report = fleet_report.prepare_report(
-                args['servers'], taken_at=datetime.now(timezone.utc), panel_url=args['panel_url'],
+                args['servers'], taken_at=datetime.now(timezone.utc), panel_url=args['base_url'],
                 collection_version=COLLECTION_VERSION, include=args['include'], games=args['games'],
                 statuses=args['statuses'])
             contents = fleet_report.render_all(report, template)

@@ -21,6 +21,7 @@ description:
 author:
   - gamepanel.panel contributors (@gamepanel)
 extends_documentation_fragment:
+  - gamepanel.panel.panel
   - ansible.builtin.action_common_attributes
 attributes:
   check_mode:
@@ -31,6 +32,11 @@ attributes:
   platform:
     platforms: all
     details: Runs on the controller whatever the target host.
+  action_group:
+    description: Use C(group/gamepanel.panel.panel) in C(module_defaults) to set defaults for this module.
+    support: full
+    membership:
+      - gamepanel.panel.panel
 options:
   servers:
     description:
@@ -53,11 +59,6 @@ options:
     elements: str
     choices: [metrics, resources]
     default: []
-  panel_url:
-    description:
-      - Address of the panel the servers came from, printed on the page. Only scheme, host, port and path are kept.
-      - The panel is never contacted.
-    type: str
   games:
     description:
       - Game filter the servers were read with, printed on the page.
@@ -73,6 +74,9 @@ options:
 seealso:
   - module: gamepanel.panel.server_info
 notes:
+  - Of the connection options only O(base_url) is used, to print the panel's address on the page (scheme, host,
+    port and path; never a user, password or query). The others are accepted so that C(module_defaults) for
+    C(group/gamepanel.panel.panel) apply; nothing is sent to the panel and O(api_token) is not needed.
   - The page template is the one of the C(gamepanel.panel.fleet_report) role, C(templates/fleet_report.html.j2).
 '''
 
@@ -87,7 +91,6 @@ EXAMPLES = r'''
     servers: "{{ fleet.servers }}"
     dest: ./fleet-report
     include: [metrics]
-    panel_url: "{{ lookup('ansible.builtin.env', 'GAMEPANEL_BASE_URL') }}"
   register: report
 
 - name: Say where it is

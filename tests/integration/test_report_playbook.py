@@ -112,3 +112,24 @@ def test_report_destination_that_is_a_file(ansible, emulator, tmp_path):
     failed = run.result(ROLE + 'Write the report files')
     assert 'exists and is not a directory' in failed['msg']
     assert target.read_text(encoding='utf-8') == 'not a directory'
+
+
+def test_report_with_module_defaults(ansible, emulator, tmp_path):
+    """The connection from module_defaults (no GAMEPANEL_BASE_URL): the page names that panel."""
+    playbook = f'''
+- name: Report with the connection in module_defaults
+  hosts: localhost
+  gather_facts: false
+  module_defaults:
+    group/gamepanel.panel.panel:
+      base_url: "{emulator.live_url}"
+  roles:
+    - role: gamepanel.panel.fleet_report
+      vars:
+        fleet_report_dest: "{tmp_path / 'out'}"
+'''
+    run = ansible.playbook(playbook, env={'GAMEPANEL_BASE_URL': None})
+    assert run.rc == 0, run.describe()
+    _html, document, _rows = read_report(tmp_path / 'out')
+    assert document['meta']['panel'] == emulator.live_url
+    assert document['summary']['servers'] == 6

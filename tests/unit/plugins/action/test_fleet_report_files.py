@@ -34,7 +34,8 @@ def run_action(args, check_mode=False):
 
 def test_writes_the_three_files_and_reports_them(tmp_path):
     dest = tmp_path / 'report'
-    result = run_action({'servers': SERVERS, 'dest': str(dest), 'panel_url': 'https://u:p@panel.example/v1'})
+    result = run_action({'servers': SERVERS, 'dest': str(dest), 'base_url': 'https://u:p@panel.example/v1',
+                         'api_token': 'gp-secret-token'})
     files = {kind: str(dest / f'fleet-report.{kind}') for kind in ('html', 'json', 'csv')}
     assert result['changed'] is True
     assert result['files'] == files and result['dest'] == str(dest)
@@ -47,6 +48,16 @@ def test_writes_the_three_files_and_reports_them(tmp_path):
     assert document['meta']['taken_at'] == result['taken_at']
     assert result['bytes']['html'] == len((dest / 'fleet-report.html').read_bytes())
     assert '&lt;b&gt;x&lt;/b&gt;' in (dest / 'fleet-report.html').read_text(encoding='utf-8')
+    for path in files.values():
+        assert 'gp-secret-token' not in (dest / path).read_text(encoding='utf-8')
+    assert 'gp-secret-token' not in json.dumps(result)
+
+
+def test_base_url_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv('GAMEPANEL_BASE_URL', 'http://127.0.0.1:9/v1')
+    run_action({'servers': SERVERS, 'dest': str(tmp_path)})
+    assert json.loads((tmp_path / 'fleet-report.json').read_text(encoding='utf-8'))['meta']['panel'] == \
+        'http://127.0.0.1:9/v1'
 
 
 def test_check_mode_writes_nothing(tmp_path):
