@@ -65,6 +65,8 @@ def test_report_in_chromium(ansible, emulator, artefacts, tmp_path, request):
     legend = {item.get_attribute('data-status'): int(item.get_attribute('data-count'))
               for item in page.query_selector_all('#summary-status li')}
     assert legend == dict(Counter(server['status'] for server in fleet))
+    shown = [item.inner_text().split() for item in page.query_selector_all('#summary-status li')]
+    assert {words[0]: int(words[-1]) for words in shown} == legend  # what a person reads, not only attributes
     games = {item.get_attribute('data-game'): int(item.get_attribute('data-count'))
              for item in page.query_selector_all('#summary-games li')}
     assert games == dict(Counter(server['game'] for server in fleet))
