@@ -197,6 +197,11 @@ LOCAL_CONNECTION_VARIABLES = {
 
 CONFIG_SUFFIXES = ('gamepanel.yml', 'gamepanel.yaml')
 
+# Variables of the all group that tell playbooks whether a gamepanel inventory was read:
+# the sources read, and for each source that failed "<path>: <reason>" (never the token).
+INVENTORY_SOURCES_VARIABLE = 'gamepanel_inventory_sources'
+INVENTORY_ERRORS_VARIABLE = 'gamepanel_inventory_errors'
+
 
 def untrusted(value):
     """``value`` such that Ansible never renders it as a template.
@@ -226,10 +231,25 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
-        self._read_config_data(path)
-        connection = self._connection_settings()
-        servers = self._servers(path, connection, use_cache=cache)
-        self._populate(self._filtered(servers))
+        try:
+            self._read_config_data(path)
+            connection = self._connection_settings()
+            servers = self._servers(path, connection, use_cache=cache)
+            self._populate(self._filtered(servers))
+        except AnsibleError as error:
+            # Ansible turns a failed source into a warning and runs on with no hosts; the
+            # reason, kept on the all group, lets playbooks and roles fail loudly instead.
+            self._record_on_all_group(INVENTORY_ERRORS_VARIABLE, '%s: %s' % (path, to_native(error)))
+            raise
+        self._record_on_all_group(INVENTORY_SOURCES_VARIABLE, path)
+
+    def _record_on_all_group(self, variable, entry):
+        """Append ``entry`` to the list ``variable`` of the all group (one entry per source)."""
+        group = self.inventory.groups['all']
+        entries = list(group.get_vars().get(variable) or [])
+        if entry not in entries:  # a source tried twice (auto plugin and enabled plugin) counts once
+            entries.append(untrusted(entry))
+        group.set_variable(variable, entries)
 
     # -- options ------------------------------------------------------------------------------
 

@@ -1,0 +1,73 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fleet_summary filter: one summary of the gamepanel_outcome facts of a fleet job's hosts."""
+
+from __future__ import annotations
+
+from ansible.errors import AnsibleFilterError
+
+# The order results are listed in: what needs attention first.
+RESULTS = ('failed', 'skipped', 'restarted', 'started', 'unchanged')
+OUTCOME_FACT = 'gamepanel_outcome'
+
+
+def _outcome(hostvars, host):
+    try:
+        variables = hostvars[host]
+    except KeyError:
+        return None
+    outcome = variables.get(OUTCOME_FACT) if hasattr(variables, 'get') else None
+    return outcome if isinstance(outcome, dict) and outcome.get('result') else None
+
+
+def _took(elapsed):
+    try:
+        seconds = float(elapsed)
+    except (TypeError, ValueError):
+        return ''
+    return ' [%.1f s]' % seconds if seconds > 0 else ''
+
+
+def fleet_summary(hosts, hostvars, job='fleet job', batch=None):
+    """Counts and per-result host lists of ``hosts`` (the play's hosts); see fleet_summary.yml."""
+    if not isinstance(hosts, (list, tuple)):
+        raise AnsibleFilterError('fleet_summary expects the list of the play\'s hosts (ansible_play_hosts_all), not %r.' % (hosts,))
+    by_result = dict((result, []) for result in RESULTS)
+    not_reached = []
+    for host in hosts:
+        outcome = _outcome(hostvars, host)
+        if outcome is None:
+            not_reached.append(host)
+            continue
+        by_result.setdefault(outcome['result'], []).append((host, outcome))
+
+    counts = dict((result, len(entries)) for result, entries in by_result.items())
+    counts['not_reached'] = len(not_reached)
+    batch_failed = [host for host in (batch or []) if (_outcome(hostvars, host) or {}).get('result') == 'failed']
+
+    headline = ', '.join('%d %s' % (count, result) for result, count in counts.items()
+                         if count and result != 'not_reached')
+    lines = ['%s: %d server(s): %s' % (job, len(hosts), headline or 'none processed')]
+    for result, entries in by_result.items():
+        if not entries:
+            continue
+        lines.append('%s (%d):' % (result, len(entries)))
+        for host, outcome in entries:
+            took = _took(outcome.get('elapsed'))
+            lines.append('  %s: %s%s' % (host, outcome.get('reason') or result, took))
+    if not_reached:
+        lines.append('not reached (%d): %s' % (len(not_reached), ', '.join(not_reached)))
+        if batch_failed:
+            lines.append('The rollout stops here: a batch had failures (max_fail_percentage).')
+    return {
+        'lines': lines,
+        'counts': counts,
+        'complete': not not_reached,
+        'batch_failed': batch_failed,
+    }
+
+
+class FilterModule(object):
+
+    def filters(self):
+        return {'fleet_summary': fleet_summary}
