@@ -25,7 +25,7 @@ def _took(elapsed):
         seconds = float(elapsed)
     except (TypeError, ValueError):
         return ''
-    return ' [%.1f s]' % seconds if seconds > 0 else ''
+    return ' [%.1f s]' % seconds if seconds >= 0.05 else ''
 
 
 def fleet_summary(hosts, hostvars, job='fleet job', batch=None):
