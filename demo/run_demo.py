@@ -5,9 +5,9 @@
 1. start the emulator with its default fleet through the harness the tests use
    (tests/emulator/harness.py EmulatorProcess: a free port, stopped by its PID);
 2. show the fleet as an inventory (ansible-inventory --graph on demo/fleet.gamepanel.yml);
-3. report the fleet's status (playbooks/fleet_status.yml, gamepanel.panel.server_info);
-4. restart the online servers two at a time, skipping those with players on
-   (playbooks/restart_fleet.yml, gamepanel.panel.server_control);
+3. report the fleet's status (the ready playbook gamepanel.panel.status);
+4. run the rolling restart job, gamepanel.panel.restart_fleet (role gamepanel.panel.rolling_restart):
+   a canary server, then two at a time, skipping servers with players on, ending with its summary;
 5. report the status again;
 and always stop the emulator whatever happened (the harness also makes it exit when
 this process dies: it watches its stdin).
@@ -120,17 +120,17 @@ def main() -> int:
         banner('the fleet as an inventory (gamepanel.panel.servers)')
         run([str(bin_dir / 'ansible-inventory'), '-i', str(INVENTORY), '--graph'], env)
 
-        banner('fleet status (playbooks/fleet_status.yml, gamepanel.panel.server_info)')
-        run([playbook, 'playbooks/fleet_status.yml'], env)
+        banner('fleet status (ansible-playbook gamepanel.panel.status)')
+        run([playbook, '-i', str(INVENTORY), 'gamepanel.panel.status'], env)
 
-        banner('restart the online servers, two at a time, skipping any with players on '
-               '(playbooks/restart_fleet.yml, gamepanel.panel.server_control)')
-        run([playbook, '-i', str(INVENTORY), 'playbooks/restart_fleet.yml',
-             '-e', 'restart_hosts=status_online', '-e', 'restart_batch=2', '-e', 'restart_max_players=0',
-             '-e', 'restart_poll_interval=0.5', '-e', 'restart_wait_timeout=60'], env)
+        banner('rolling restart: a canary, then two at a time, servers with players on skipped '
+               '(ansible-playbook gamepanel.panel.restart_fleet)')
+        run([playbook, '-i', str(INVENTORY), 'gamepanel.panel.restart_fleet',
+             '-e', 'batch=2', '-e', 'rolling_restart_max_players=0',
+             '-e', 'rolling_restart_poll_interval=0.5', '-e', 'rolling_restart_wait_timeout=60'], env)
 
-        banner('fleet status after the restart')
-        run([playbook, 'playbooks/fleet_status.yml'], env)
+        banner('fleet status after the restart (ansible-playbook gamepanel.panel.status)')
+        run([playbook, '-i', str(INVENTORY), 'gamepanel.panel.status'], env)
 
         write_report(playbook, env)
     finally:
