@@ -1,0 +1,349 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fleet jobs (roles rolling_restart, maintenance, ensure_online and their ready playbooks)
+run by ansible-playbook, by FQCN, against the emulator.
+
+The emulator's counters and action history are the evidence of what reached the panel. The
+maintenance window is driven through ``maintenance_now``, never by waiting for the clock.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from emulator.harness import EmulatorProcess
+
+QUEUED_MESSAGE = "queued, not yet applied: the agent has not checked in"
+FLEET_SIZE = 24
+INVENTORY = "plugin: gamepanel.panel.servers\nhostname_source: id\n"
+FAST = {"rolling_restart_poll_interval": 0.3, "maintenance_poll_interval": 0.3, "ensure_online_poll_interval": 0.3}
+FORKS = {"ANSIBLE_FORKS": "10"}
+
+
+def ready(name):
+    """A playbook that runs the collection's ready playbook ``name`` by its FQCN."""
+    return "- name: Run the ready playbook\n  ansible.builtin.import_playbook: gamepanel.panel.%s\n" % name
+
+
+def job(ansible, name, extra_vars=None, **kwargs):
+    kwargs.setdefault("inventory", INVENTORY)
+    return ansible.playbook(ready(name), extra_vars=dict(FAST, **(extra_vars or {})), **kwargs)
+
+
+def role_results(run, task):
+    """Per-host results of a role's task: the callback names them "<role> : <task>"."""
+    found = []
+    for play in run.json["plays"]:
+        for entry in play["tasks"]:
+            name = entry["task"]["name"]
+            if name == task or name.endswith(" : " + task):
+                found.extend((host, result) for host, result in entry["hosts"].items())
+    return found
+
+
+def posts(counters):
+    return {server_id: count for server_id, count in counters["posts"].items() if count}
+
+
+def outcomes(run):
+    """gamepanel_outcome per host, from the "Record the outcome" / "Record the failure" set_fact results."""
+    found = {}
+    for name in ("Record the outcome", "Record the failure"):
+        for host, result in role_results(run, name):
+            if "ansible_facts" in result:
+                found[host] = result["ansible_facts"]["gamepanel_outcome"]
+    assert found, run.describe()
+    return found
+
+
+def summary(run, task):
+    shown = [result for _host, result in role_results(run, task) if not result.get("skipped")]
+    assert len(shown) == 1, run.describe()
+    return shown[0]["msg"]
+
+
+def batches(run, task):
+    """Hosts per batch, in order: with serial every batch is a play of its own in the callback document."""
+    found = []
+    for play in run.json["plays"]:
+        for entry in play["tasks"]:
+            if entry["task"]["name"].endswith(" : " + task):
+                found.append(sorted(entry["hosts"]))
+    return found
+
+
+def moment(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+# -- a fleet of 24 ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fleet_process():
+    process = EmulatorProcess(fleet_size=FLEET_SIZE)
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture
+def fleet(fleet_process):
+    """24 servers (srv-00010 and srv-00020 offline), everyone's players gone but srv-00004's."""
+    control = fleet_process.control
+    control.reset()
+    for server in control.state()["servers"]:
+        if server["status"] == "online" and server["id"] != "srv-00004":
+            control.set_server(server["id"], players=0)
+    control.set_server("srv-00004", players=5)
+    return fleet_process
+
+
+def fleet_run(ansible, fleet, name, **extra_vars):
+    return job(ansible, name, extra_vars=extra_vars, base_url=fleet.live_url, env=FORKS)
+
+
+def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
+    restart_task = "Restart and wait for the uptime reset"
+    run = fleet_run(ansible, fleet, "restart_fleet", batch=5, rolling_restart_max_players=0)
+    assert run.rc == 0, run.describe()
+    counters = fleet.control.counters()
+
+    offline, busy = {"srv-00010", "srv-00020"}, "srv-00004"
+    eligible = {"srv-%05d" % number for number in range(1, FLEET_SIZE + 1)} - offline - {busy}
+    assert set(counters["restarts"]) == eligible and set(counters["restarts"].values()) == {1}
+    assert set(posts(counters)) == eligible  # offline and busy servers got no request to act
+
+    # canary of one, then batches of five
+    groups = batches(run, restart_task)
+    assert [len(group) for group in groups] == [1, 5, 5, 5, 5, 3]
+    # no server of a batch queued before every restart of the batches before it was applied
+    state = {server["id"]: server for server in fleet.control.state()["servers"]}
+    done_before = None
+    for group in groups:
+        restarts = [state[host]["history"][-1] for host in group if host in eligible]
+        if done_before is not None:
+            assert all(moment(entry["queued_at"]) > done_before for entry in restarts), groups
+        done_before = max([moment(entry["applied_at"]) for entry in restarts] + [done_before or moment(restarts[0]["queued_at"])])
+
+    found = outcomes(run)
+    assert {host for host, outcome in found.items() if outcome["result"] == "restarted"} == eligible
+    assert found[busy]["result"] == "skipped" and "5 players online" in found[busy]["reason"]
+    assert all(found[host]["result"] == "skipped" and "offline" in found[host]["reason"] for host in offline)
+    lines = summary(run, "Summary of the rolling restart")
+    assert lines[0] == "rolling_restart: 24 server(s): 3 skipped, 21 restarted"
+
+    # an immediate re-run queues nothing: every server is up for less than min_uptime now
+    again = fleet_run(ansible, fleet, "restart_fleet", batch=5, rolling_restart_max_players=0)
+    assert again.rc == 0, again.describe()
+    assert posts(fleet.control.counters()) == posts(counters)
+    assert summary(again, "Summary of the rolling restart")[0] == "rolling_restart: 24 server(s): 3 skipped, 21 unchanged"
+
+
+def test_a_deferred_restart_fails_its_host_and_stops_the_rollout(ansible, fleet):
+    fleet.control.disconnect("srv-00003")
+    run = fleet_run(ansible, fleet, "restart_fleet", batch=5, rolling_restart_wait_timeout=3)
+    assert run.rc == 2, run.describe()
+    counters = fleet.control.counters()
+
+    groups = batches(run, "Restart and wait for the uptime reset")
+    assert len(groups) == 2 and "srv-00003" in groups[1], groups
+    reached = set(groups[0]) | set(groups[1])
+    assert set(posts(counters)) == reached  # nothing after the failed batch
+    assert counters["actions_applied"].get("srv-00003", 0) == 0
+
+    found = outcomes(run)
+    assert found["srv-00003"]["result"] == "failed" and QUEUED_MESSAGE in found["srv-00003"]["reason"]
+    lines = summary(run, "Summary of the rolling restart")
+    assert lines[0].startswith("rolling_restart: 24 server(s): 1 failed, 5 restarted"), lines
+    assert any(line.startswith("  srv-00003: ") and QUEUED_MESSAGE in line for line in lines)
+    assert any(line.startswith("not reached (18): ") for line in lines)
+    failed = dict(role_results(run, "Fail the hosts whose restart failed"))["srv-00003"]
+    assert failed["failed"] and QUEUED_MESSAGE in failed["msg"]
+
+
+def test_a_server_stopped_since_the_inventory_was_read_is_not_started(ansible, fleet):
+    # The inventory says online; the server is stopped before the role reads the fleet again.
+    # restart on a stopped server would start it: the role must not send it.
+    playbook = """
+- name: Stop a server behind the inventory's back, then restart the fleet
+  hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: Stop srv-00002
+      gamepanel.panel.server_control:
+        id: srv-00002
+        state: stopped
+        poll_interval: 0.3
+- name: Restart
+  hosts: srv-00001,srv-00002
+  gather_facts: false
+  roles:
+    - role: gamepanel.panel.rolling_restart
+      rolling_restart_poll_interval: 0.3
+"""
+    run = ansible.playbook(playbook, inventory=INVENTORY, base_url=fleet.live_url)
+    assert run.rc == 0, run.describe()
+    counters = fleet.control.counters()
+    assert counters["restarts"] == {"srv-00001": 1}
+    assert counters["posts"]["srv-00002"] == 1  # the stop only
+    found = outcomes(run)
+    assert found["srv-00002"]["result"] == "skipped" and "status offline now" in found["srv-00002"]["reason"]
+
+
+# -- maintenance (default fleet) --------------------------------------------------------------
+
+BERLIN_NIGHT = {"start": "23:00", "end": "03:00", "timezone": "Europe/Berlin"}
+
+
+def test_maintenance_inside_a_window_across_midnight(ansible, emulator):
+    settings = {"maintenance_window": BERLIN_NIGHT, "maintenance_now": "2026-01-15T23:30:00Z",  # 00:30 in Berlin
+                "maintenance_restart_after": 5000, "maintenance_max_players": 3}
+    run = job(ansible, "maintenance", extra_vars=settings)
+    assert run.rc == 0, run.describe()
+    counters = emulator.control.counters()
+    # mc-01 (86400 s, 3 players) and mc-02 (7200 s, 0) are due; rust-01 has 5 players;
+    # ark-01 is up for 3600 s only; the offline ones are not started without maintenance_start_stopped
+    assert counters["restarts"] == {"mc-01": 1, "mc-02": 1}
+    assert posts(counters) == {"mc-01": 1, "mc-02": 1}
+    found = outcomes(run)
+    assert found["Rust_Main"]["result"] == "skipped" and "more than max_players (3)" in found["Rust_Main"]["reason"]
+    assert found["ARK_Island"]["result"] == "unchanged" and "not over maintenance_restart_after" in found["ARK_Island"]["reason"]
+    assert found["Modded"]["result"] == "skipped" and "maintenance_start_stopped is false" in found["Modded"]["reason"]
+    assert summary(run, "Summary of the maintenance")[0] == "maintenance: 6 server(s): 3 skipped, 2 restarted, 1 unchanged"
+
+    again = job(ansible, "maintenance", extra_vars=settings)
+    assert again.rc == 0, again.describe()
+    assert posts(emulator.control.counters()) == posts(counters)  # the second run sends no control request
+
+
+@pytest.mark.parametrize("now", ["2026-01-15T21:59:00Z", "2026-01-16T02:00:00Z", "2026-07-15T01:00:00Z"],
+                         ids=["22:59 CET", "03:00 CET (end exclusive)", "03:00 CEST (summer time)"])
+def test_maintenance_outside_the_window_sends_nothing(ansible, emulator, now):
+    settings = {"maintenance_window": BERLIN_NIGHT, "maintenance_now": now, "maintenance_restart_after": 0,
+                "maintenance_start_stopped": True}
+    run = job(ansible, "maintenance", extra_vars=settings)
+    assert run.rc == 0, run.describe()
+    counters = emulator.control.counters()
+    assert posts(counters) == {}
+    assert counters["requests"]["owner-control"] == {"live GET /servers": 1}  # the inventory's read, nothing else
+    found = outcomes(run)
+    assert len(found) == 6
+    assert all(outcome["result"] == "skipped" and outcome["reason"].startswith("outside maintenance_window 23:00-03:00 Europe/Berlin")
+               for outcome in found.values())
+
+
+def test_maintenance_starts_only_the_stopped_statuses(ansible, emulator):
+    emulator.control.set_server("ark-01", status="maintenance")
+    settings = {"maintenance_restart_after": 1000000, "maintenance_start_stopped": True}
+    run = job(ansible, "maintenance", extra_vars=settings)
+    assert run.rc == 0, run.describe()
+    counters = emulator.control.counters()
+    assert posts(counters) == {"mc-03": 1, "rust-02": 1}
+    assert emulator.control.server("mc-03")["status"] == "online"
+    found = outcomes(run)
+    assert found["ARK_Island"]["result"] == "skipped" and "status maintenance" in found["ARK_Island"]["reason"]
+    assert found["Modded"]["result"] == "started"
+
+
+# -- ensure_online ----------------------------------------------------------------------------
+
+
+def test_ensure_online_starts_the_stopped_servers_once(ansible, emulator):
+    emulator.control.set_server("ark-01", status="maintenance")
+    run = job(ansible, "ensure_online")
+    assert run.rc == 0, run.describe()
+    counters = emulator.control.counters()
+    assert posts(counters) == {"mc-03": 1, "rust-02": 1}
+    assert counters["actions_applied"] == {"mc-03": 1, "rust-02": 1}
+    found = outcomes(run)
+    assert found["ARK_Island"]["result"] == "skipped"
+    assert summary(run, "Summary of ensure online")[0] == "ensure_online: 6 server(s): 1 skipped, 2 started, 3 unchanged"
+
+    # the second run changes nothing; the summary reads well in the default callback too
+    again = job(ansible, "ensure_online", env={"ANSIBLE_STDOUT_CALLBACK": "default"})
+    assert again.rc == 0, again.describe()
+    assert posts(emulator.control.counters()) == posts(counters)
+    assert "ensure_online: 6 server(s): 1 skipped, 5 unchanged" in again.stdout
+    assert "ARK_Island: status maintenance: not a stopped status, left alone" in again.stdout
+
+
+# -- bad variables and a bad inventory --------------------------------------------------------
+
+STATIC_INVENTORY = """
+all:
+  hosts:
+    Survival:
+      gamepanel_id: mc-01
+      gamepanel_status: online
+      ansible_connection: local
+"""
+
+
+@pytest.mark.parametrize("role, variables, named", [
+    ("rolling_restart", {"rolling_restart_on_busy": "explode"}, "rolling_restart_on_busy"),
+    ("rolling_restart", {"rolling_restart_min_uptime": "soon"}, "rolling_restart_min_uptime"),
+    ("rolling_restart", {"rolling_restart_min_uptime": -1}, "rolling_restart_min_uptime"),
+    ("maintenance", {"maintenance_window": {"start": "02:00"}}, "maintenance_window"),
+    ("maintenance", {"maintenance_window": {"start": "25:00", "end": "03:00", "timezone": "UTC"}}, "maintenance_window.start"),
+    ("maintenance", {"maintenance_window": {"start": "01:00", "end": "03:00", "timezone": "Mars/Olympus"}},
+     "maintenance_window.timezone"),
+    ("maintenance", {"maintenance_start_stopped": "perhaps"}, "maintenance_start_stopped"),
+    ("ensure_online", {"ensure_online_wait_timeout": "long"}, "ensure_online_wait_timeout"),
+])
+def test_bad_variables_are_refused_before_any_request(ansible, emulator, role, variables, named):
+    playbook = """
+- name: Run the role
+  hosts: all
+  gather_facts: false
+  roles:
+    - role: gamepanel.panel.%s
+""" % role
+    run = ansible.playbook(playbook, inventory=STATIC_INVENTORY, extra_vars=variables)
+    assert run.rc != 0, run.describe()
+    assert named in run.stdout, run.describe()
+    assert emulator.control.counters()["requests_total"] == 0
+
+
+@pytest.mark.parametrize("name", ["restart_fleet", "maintenance", "ensure_online", "status"])
+def test_a_revoked_token_fails_the_job_with_the_panel_reason(ansible, emulator, name):
+    run = job(ansible, name, token="gp-test-revoked")
+    assert run.rc == 2, run.describe()
+    failure = run.result("Fail when the gamepanel inventory could not be read")
+    assert failure["failed"]
+    assert "could not be read" in failure["msg"] and "has been revoked" in failure["msg"]
+    assert "gp-test-revoked" not in run.stdout + run.stderr
+    assert emulator.control.counters()["posts"] == {}
+
+
+def test_a_panel_that_is_down_fails_the_job(ansible):
+    inventory = INVENTORY + "retry_timeout: 1\nrequest_timeout: 2\n"
+    run = job(ansible, "restart_fleet", inventory=inventory, base_url="http://127.0.0.1:9/v1")
+    assert run.rc == 2, run.describe()
+    failure = run.result("Fail when the gamepanel inventory could not be read")
+    assert "could not connect to the panel" in failure["msg"]
+
+
+def test_no_gamepanel_inventory_or_no_matching_host_fails_the_job(ansible, emulator):
+    run = ansible.playbook(ready("ensure_online"), inventory=STATIC_INVENTORY)
+    assert run.rc == 2, run.describe()
+    assert "No gamepanel.panel.servers inventory was given" in run.result("Fail when no gamepanel inventory was given")["msg"]
+
+    run = job(ansible, "ensure_online", extra_vars={"target": "game_tetris"})
+    assert run.rc == 2, run.describe()
+    message = run.result("Fail when the target matches no server")["msg"]
+    assert "target 'game_tetris' matches no host" in message and "game_minecraft" in message
+    assert emulator.control.counters()["posts"] == {}
+
+
+def test_status_shows_one_line_per_server_of_the_target(ansible, emulator):
+    run = job(ansible, "status", extra_vars={"target": "game_minecraft"})
+    assert run.rc == 0, run.describe()
+    lines = [result for result in run.results("Show the servers") if "msg" in result][0]["msg"]
+    assert [line.split()[0] for line in lines[1:-1]] == ["mc-01", "mc-02", "mc-03"]
+    assert lines[-1] == "3 servers, 2 online"
+    assert emulator.control.counters()["requests"]["owner-control"] == {"live GET /servers": 2}
