@@ -211,9 +211,9 @@ def test_maintenance_inside_a_window_across_midnight(ansible, emulator):
     assert counters["restarts"] == {"mc-01": 1, "mc-02": 1}
     assert posts(counters) == {"mc-01": 1, "mc-02": 1}
     found = outcomes(run)
-    assert found["Rust_Main"]["result"] == "skipped" and "more than max_players (3)" in found["Rust_Main"]["reason"]
-    assert found["ARK_Island"]["result"] == "unchanged" and "not over maintenance_restart_after" in found["ARK_Island"]["reason"]
-    assert found["Modded"]["result"] == "skipped" and "maintenance_start_stopped is false" in found["Modded"]["reason"]
+    assert found["rust-01"]["result"] == "skipped" and "more than max_players (3)" in found["rust-01"]["reason"]
+    assert found["ark-01"]["result"] == "unchanged" and "not over maintenance_restart_after" in found["ark-01"]["reason"]
+    assert found["mc-03"]["result"] == "skipped" and "maintenance_start_stopped is false" in found["mc-03"]["reason"]
     assert summary(run, "Summary of the maintenance")[0] == "maintenance: 6 server(s): 3 skipped, 2 restarted, 1 unchanged"
 
     again = job(ansible, "maintenance", extra_vars=settings)
@@ -246,8 +246,8 @@ def test_maintenance_starts_only_the_stopped_statuses(ansible, emulator):
     assert posts(counters) == {"mc-03": 1, "rust-02": 1}
     assert emulator.control.server("mc-03")["status"] == "online"
     found = outcomes(run)
-    assert found["ARK_Island"]["result"] == "skipped" and "status maintenance" in found["ARK_Island"]["reason"]
-    assert found["Modded"]["result"] == "started"
+    assert found["ark-01"]["result"] == "skipped" and "status maintenance" in found["ark-01"]["reason"]
+    assert found["mc-03"]["result"] == "started"
 
 
 # -- ensure_online ----------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def test_ensure_online_starts_the_stopped_servers_once(ansible, emulator):
     assert posts(counters) == {"mc-03": 1, "rust-02": 1}
     assert counters["actions_applied"] == {"mc-03": 1, "rust-02": 1}
     found = outcomes(run)
-    assert found["ARK_Island"]["result"] == "skipped"
+    assert found["ark-01"]["result"] == "skipped"
     assert summary(run, "Summary of ensure online")[0] == "ensure_online: 6 server(s): 1 skipped, 2 started, 3 unchanged"
 
     # the second run changes nothing; the summary reads well in the default callback too
@@ -269,7 +269,7 @@ def test_ensure_online_starts_the_stopped_servers_once(ansible, emulator):
     assert again.rc == 0, again.describe()
     assert posts(emulator.control.counters()) == posts(counters)
     assert "ensure_online: 6 server(s): 1 skipped, 5 unchanged" in again.stdout
-    assert "ARK_Island: status maintenance: not a stopped status, left alone" in again.stdout
+    assert "ark-01: status maintenance: not a stopped status, left alone" in again.stdout
 
 
 # -- bad variables and a bad inventory --------------------------------------------------------
