@@ -349,6 +349,34 @@ class TestErrors:
         assert not inventory.hosts
         assert 'gamepanel' not in inventory.groups
 
+    def test_the_reason_is_recorded_on_the_all_group(self, config_path, monkeypatch):
+        # Ansible only warns about a failed source; the ready playbooks fail on this variable.
+        plugin = InventoryModule()
+        monkeypatch.setattr(plugin, '_read_config_data', lambda path: plugin._options.update(OPTIONS))
+        error = PanelAuthError('The panel rejected the API token for GET /servers (HTTP 401).', status=401)
+        monkeypatch.setattr(plugin, '_make_client', lambda connection: FakeClient(error=error))
+        inventory = InventoryData()
+        for _attempt in range(2):  # the same source tried twice is recorded once
+            with pytest.raises(AnsibleError):
+                plugin.parse(inventory, DataLoader(), config_path)
+        variables = inventory.groups['all'].get_vars()
+        assert variables['gamepanel_inventory_errors'] == ['%s: %s' % (config_path, error)]
+        assert 'gamepanel_inventory_sources' not in variables
+
+    def test_a_missing_token_is_recorded_without_any_token(self, run_plugin, config_path):
+        plugin = InventoryModule()
+        plugin._read_config_data = lambda path: plugin._options.update(dict(OPTIONS, api_token=None))
+        inventory = InventoryData()
+        with pytest.raises(AnsibleParserError):
+            plugin.parse(inventory, DataLoader(), config_path)
+        (recorded,) = inventory.groups['all'].get_vars()['gamepanel_inventory_errors']
+        assert recorded.startswith(config_path + ': No API token was given')
+
+    def test_a_source_read_is_recorded(self, run_plugin, config_path):
+        variables = run_plugin().inventory.groups['all'].get_vars()
+        assert variables['gamepanel_inventory_sources'] == [config_path]
+        assert 'gamepanel_inventory_errors' not in variables
+
     def test_own_messages_never_contain_the_token(self, run_plugin):
         with pytest.raises(AnsibleParserError) as raised:
             run_plugin({'base_url': ''})

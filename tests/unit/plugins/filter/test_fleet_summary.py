@@ -1,0 +1,56 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fleet_summary filter: counts and per-result host lines from gamepanel_outcome facts."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_summary import fleet_summary
+
+
+def outcome(result, reason, elapsed=0):
+    return {"gamepanel_outcome": {"result": result, "reason": reason, "elapsed": elapsed}}
+
+
+HOSTVARS = {
+    "a": outcome("restarted", "restarted, uptime reset confirmed", "1.25"),
+    "b": outcome("skipped", "status offline: left alone"),
+    "c": outcome("failed", "The restart of c is queued, not yet applied", 3.0),
+    "d": {},
+}
+
+
+def test_counts_and_lines_per_result():
+    summary = fleet_summary(["a", "b", "c", "d"], HOSTVARS, "rolling_restart", ["b", "c"])
+    assert summary["lines"] == [
+        "rolling_restart: 4 server(s): 1 failed, 1 skipped, 1 restarted",
+        "failed (1):",
+        "  c: The restart of c is queued, not yet applied [3.0 s]",
+        "skipped (1):",
+        "  b: status offline: left alone",
+        "restarted (1):",
+        "  a: restarted, uptime reset confirmed [1.2 s]",
+        "not reached (1): d",
+        "The rollout stops here: a batch had failures (max_fail_percentage).",
+    ]
+    assert summary["counts"] == {"failed": 1, "skipped": 1, "restarted": 1, "started": 0, "unchanged": 0, "not_reached": 1}
+    assert summary["complete"] is False
+    assert summary["batch_failed"] == ["c"]
+
+
+def test_complete_when_every_host_has_an_outcome():
+    summary = fleet_summary(["a", "b"], HOSTVARS, "ensure_online", ["a", "b"])
+    assert summary["complete"] is True and summary["batch_failed"] == []
+    assert "not reached" not in "\n".join(summary["lines"])
+
+
+def test_no_host_processed():
+    assert fleet_summary(["d"], HOSTVARS)["lines"][0] == "fleet job: 1 server(s): none processed"
+
+
+def test_the_hosts_must_be_a_list():
+    with pytest.raises(AnsibleFilterError, match="list of the play's hosts"):
+        fleet_summary("a", HOSTVARS)
