@@ -62,10 +62,11 @@ options:
       - V(started) queues a start unless the status is C(online).
       - V(stopped) queues a stop unless the status is one of O(stopped_statuses).
       - V(restarted) always queues a restart, except for an online server that O(min_uptime) counts as
-        already restarted. On a server that is not online (C(offline), C(stopped), or any other status) the
-        restart starts it, as M(ansible.builtin.service) does; to restart only running servers, select the
-        online ones first (for example M(gamepanel.panel.server_info) with O(gamepanel.panel.server_info#module:status=online),
-        or the C(status_online) group of the inventory), or use the C(gamepanel.panel.rolling_restart) role.
+        already restarted.
+      - V(restarted) on a server that is not online (C(offline), C(stopped), or any other status) starts it, as
+        M(ansible.builtin.service) does. To restart only running servers, select the online ones first (the
+        C(status_online) group of the inventory, or M(gamepanel.panel.server_info) with a C(status) filter), or use
+        the C(gamepanel.panel.rolling_restart) role, which never starts a server.
       - The planned API variant (O(api_variant=planned)) can only restart; V(started) and V(stopped) fail there.
     type: str
     required: true
