@@ -37,6 +37,9 @@ PLUGINS = {
     'module gamepanel.panel.server_info': 'plugins/modules/server_info.py',
     'module gamepanel.panel.server_control': 'plugins/modules/server_control.py',
     'inventory plugin gamepanel.panel.servers': 'plugins/inventory/servers.py',
+    'playbook gamepanel.panel.status': 'playbooks/status.yml',
+    'playbook gamepanel.panel.restart_fleet': 'playbooks/restart_fleet.yml',
+    'role gamepanel.panel.rolling_restart': 'roles/rolling_restart/tasks/main.yml',
 }
 DEMO_TOKEN = 'gp-test-owner-control'  # the emulator's default fixture: account acme (Team plan), owner olivia
 
