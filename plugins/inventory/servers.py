@@ -32,6 +32,11 @@ description:
     and goes on with the other sources; set C(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=true)
     (or C(any_unparsed_is_failed = true) under C([inventory]) in C(ansible.cfg)) so scheduled
     jobs stop instead of running against no hosts."
+  - "When a source fails, the plugin also records why on the C(all) group: C(gamepanel_inventory_errors) holds
+    one C(<file>: <reason>) line per file that failed (never the token). A source that was read always creates
+    the group C(gamepanel), even when the fleet is empty. The collection's roles and ready playbooks fail with
+    that reason, so a scheduled job with a revoked token or an unreachable panel turns red instead of running
+    on no hosts."
   - The configuration file name must end in C(gamepanel.yml) or C(gamepanel.yaml).
 requirements:
   - requests
@@ -197,9 +202,9 @@ LOCAL_CONNECTION_VARIABLES = {
 
 CONFIG_SUFFIXES = ('gamepanel.yml', 'gamepanel.yaml')
 
-# Variables of the all group that tell playbooks whether a gamepanel inventory was read:
-# the sources read, and for each source that failed "<path>: <reason>" (never the token).
-INVENTORY_SOURCES_VARIABLE = 'gamepanel_inventory_sources'
+# Variable of the all group that tells playbooks a gamepanel inventory could not be read:
+# one "<path>: <reason>" per source that failed (never the token). A source that was read
+# always creates the group gamepanel, even for an empty fleet.
 INVENTORY_ERRORS_VARIABLE = 'gamepanel_inventory_errors'
 
 
@@ -241,7 +246,6 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             # reason, kept on the all group, lets playbooks and roles fail loudly instead.
             self._record_on_all_group(INVENTORY_ERRORS_VARIABLE, '%s: %s' % (path, to_native(error)))
             raise
-        self._record_on_all_group(INVENTORY_SOURCES_VARIABLE, path)
 
     def _record_on_all_group(self, variable, entry):
         """Append ``entry`` to the list ``variable`` of the all group (one entry per source)."""

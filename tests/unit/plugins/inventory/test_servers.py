@@ -361,7 +361,6 @@ class TestErrors:
                 plugin.parse(inventory, DataLoader(), config_path)
         variables = inventory.groups['all'].get_vars()
         assert variables['gamepanel_inventory_errors'] == ['%s: %s' % (config_path, error)]
-        assert 'gamepanel_inventory_sources' not in variables
 
     def test_a_missing_token_is_recorded_without_any_token(self, run_plugin, config_path):
         plugin = InventoryModule()
@@ -372,10 +371,10 @@ class TestErrors:
         (recorded,) = inventory.groups['all'].get_vars()['gamepanel_inventory_errors']
         assert recorded.startswith(config_path + ': No API token was given')
 
-    def test_a_source_read_is_recorded(self, run_plugin, config_path):
-        variables = run_plugin().inventory.groups['all'].get_vars()
-        assert variables['gamepanel_inventory_sources'] == [config_path]
-        assert 'gamepanel_inventory_errors' not in variables
+    def test_a_source_read_adds_no_variable_and_the_gamepanel_group_even_when_empty(self, run_plugin):
+        inventory = run_plugin(client=FakeClient([])).inventory
+        assert inventory.groups['all'].get_vars() == {}
+        assert 'gamepanel' in inventory.groups
 
     def test_own_messages_never_contain_the_token(self, run_plugin):
         with pytest.raises(AnsibleParserError) as raised:
