@@ -353,3 +353,21 @@ def test_status_shows_one_line_per_server_of_the_target(ansible, emulator):
     assert [line.split()[0] for line in lines[1:-1]] == ["mc-01", "mc-02", "mc-03"]
     assert lines[-1] == "3 servers, 2 online"
     assert emulator.control.counters()["requests"]["owner-control"] == {"live GET /servers": 2}
+
+
+def test_a_failed_fleet_read_fails_the_batch_with_a_summary(ansible, emulator):
+    # A static inventory, so that the only list request is the role's own, which the panel refuses.
+    emulator.control.add_fault(kind="status", status=403, method="GET", path="^/servers$")
+    playbook = """
+- name: Run the role
+  hosts: all
+  gather_facts: false
+  roles:
+    - role: gamepanel.panel.rolling_restart
+"""
+    run = ansible.playbook(playbook, inventory=STATIC_INVENTORY)
+    assert run.rc == 2, run.describe()
+    found = outcomes(run)
+    assert found["Survival"]["result"] == "failed" and "403" in found["Survival"]["reason"]
+    assert summary(run, "Summary of the rolling restart")[0] == "rolling_restart: 1 server(s): 1 failed"
+    assert emulator.control.counters()["posts"] == {}
