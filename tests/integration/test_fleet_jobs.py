@@ -138,7 +138,8 @@ def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
 
     found = outcomes(run)
     assert {host for host, outcome in found.items() if outcome["result"] == "restarted"} == eligible
-    assert found[busy]["result"] == "skipped" and "5 players online" in found[busy]["reason"]
+    assert found[busy]["result"] == "skipped" and float(found[busy]["elapsed"]) == 0  # no module run
+    assert found[busy]["reason"] == "5 players online, more than rolling_restart_max_players (0): left alone"
     assert all(found[host]["result"] == "skipped" and "offline" in found[host]["reason"] for host in offline)
     lines = summary(run, "Summary of the rolling restart")
     assert lines[0] == "rolling_restart: 24 server(s): 3 skipped, 21 restarted"
@@ -217,7 +218,7 @@ def test_maintenance_inside_a_window_across_midnight(ansible, emulator):
     assert counters["restarts"] == {"mc-01": 1, "mc-02": 1}
     assert posts(counters) == {"mc-01": 1, "mc-02": 1}
     found = outcomes(run)
-    assert found["rust-01"]["result"] == "skipped" and "more than max_players (3)" in found["rust-01"]["reason"]
+    assert found["rust-01"]["result"] == "skipped" and "more than maintenance_max_players (3)" in found["rust-01"]["reason"]
     assert found["ark-01"]["result"] == "unchanged" and "not over maintenance_restart_after" in found["ark-01"]["reason"]
     assert found["mc-03"]["result"] == "skipped" and "maintenance_start_stopped is false" in found["mc-03"]["reason"]
     assert summary(run, "Summary of the maintenance")[0] == "maintenance: 6 server(s): 3 skipped, 2 restarted, 1 unchanged"
