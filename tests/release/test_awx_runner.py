@@ -62,9 +62,7 @@ def private_data_dir(root: Path, credential_env: dict[str, str], job_env: dict[s
     (pdd / 'env').mkdir()
     (pdd / 'inventory' / 'fleet.gamepanel.yml').write_text('plugin: gamepanel.panel.servers\n', encoding='utf-8')
     (pdd / 'env' / 'envvars').write_text(yaml.safe_dump({**job_env, **credential_env}), encoding='utf-8')
-    # `target` and `batch` are restart_fleet's variables; restart_hosts / restart_batch are the
-    # names the playbook had before issue 10 and are ignored by the current one.
-    extravars = {'target': 'gamepanel', 'batch': 10, 'restart_hosts': 'gamepanel', 'restart_batch': 10}
+    extravars = {'target': 'gamepanel', 'batch': 10}  # restart_fleet's own variables
     (pdd / 'env' / 'extravars').write_text(yaml.safe_dump(extravars), encoding='utf-8')
     return pdd
 
