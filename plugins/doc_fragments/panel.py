@@ -62,6 +62,15 @@ options:
       - V(0) turns retries off.
     type: float
     default: 60
+  allow_insecure_http:
+    description:
+      - Whether a O(base_url) with plain C(http://) to a host other than this machine is accepted.
+      - By default such a URL is refused before anything is sent, because the API token would cross the network
+        unencrypted. C(http://) to C(localhost), C(127.0.0.0/8) or C(::1) never leaves the machine and is always accepted.
+      - Set to V(true) only for a test panel on a trusted network; every run then shows one warning.
+      - If not set, the value of the E(GAMEPANEL_ALLOW_INSECURE_HTTP) environment variable is used.
+    type: bool
+    default: false
 requirements:
   - requests (Python library, on the host the module runs on)
 notes:
@@ -124,6 +133,16 @@ options:
         or a connection failure. V(0) turns retries off.
     type: float
     default: 60
+  allow_insecure_http:
+    description:
+      - Whether a O(base_url) with plain C(http://) to a host other than this machine is accepted.
+      - By default such a URL is refused before anything is sent, because the API token would cross the network
+        unencrypted. C(http://) to C(localhost), C(127.0.0.0/8) or C(::1) never leaves the machine and is always accepted.
+      - Set to V(true) only for a test panel on a trusted network; every run then shows one warning.
+    type: bool
+    default: false
+    env:
+      - name: GAMEPANEL_ALLOW_INSECURE_HTTP
 requirements:
   - requests (Python library, on the controller)
 '''

@@ -274,6 +274,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             'request_timeout': self.get_option('request_timeout'),
             'rate_limit': self.get_option('rate_limit'),
             'retry_timeout': self.get_option('retry_timeout'),
+            'allow_insecure_http': self.get_option('allow_insecure_http'),
         }
         # Checked here, not left to the client, because the cache key needs both before any client exists.
         if not settings['api_token'] or not settings['api_token'].strip():
@@ -335,9 +336,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         if CLIENT_IMPORT_ERROR is not None:
             raise AnsibleError('%s could not load the collection\'s API client: %s' % (self.NAME, to_native(CLIENT_IMPORT_ERROR)))
         try:
-            return PanelClient(**connection)
+            client = PanelClient(**connection)
         except PanelError as error:  # settings the client refuses, e.g. a base_url that is not a URL
             raise AnsibleError(to_native(error))
+        for warning in client.warnings:
+            self.display.warning(warning)
+        return client
 
     # -- inventory ----------------------------------------------------------------------------
 

@@ -15,7 +15,10 @@ is scrubbed of it, and the rate budget only ever stores its SHA-256.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import ipaddress
+import re
 import traceback
 from urllib.parse import quote, urljoin, urlsplit
 
@@ -50,6 +53,23 @@ _LIST_KEYS = ("servers", "data", "items", "results")
 _OBJECT_KEYS = ("server", "data", "item", "result")
 # A panel whose pagination never ends must not keep a play busy forever.
 MAX_PAGES = 10000
+# The version segment base_url must contain ("v1").
+_VERSION_SEGMENT = re.compile(r"^v[0-9]+$")
+
+INSECURE_HTTP_WARNING = (
+    "base_url uses plain http to a host that is not this machine, and allow_insecure_http is set: "
+    "the API token and every answer cross the network unencrypted. Use https for a real panel.")
+
+
+def is_loopback_host(host):
+    """True for localhost and loopback addresses (127.0.0.0/8, ::1): plain http never leaves the machine."""
+    host = (host or "").strip("[]").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
 
 
 class ApiVariant(object):
@@ -143,11 +163,16 @@ class PanelClient(object):
     ``session`` (a requests.Session), ``clock`` (``monotonic()``, ``time()``,
     ``sleep()``) and ``budget`` (an object with ``acquire()``) are injected by tests;
     by default a new session, the system clock and the token's SharedBudget are used.
+
+    ``warnings`` lists sentences the caller must show the user (the module through
+    ``module.warn``, the inventory through its display); each is worded the same every
+    time, so Ansible, which shows a repeated warning once, shows it once per run.
     """
 
     @_scrubbed
     def __init__(self, base_url, api_token, api_variant="live", validate_certs=True,
-                 request_timeout=30, rate_limit=120, retry_timeout=60, *, session=None, clock=None, budget=None):
+                 request_timeout=30, rate_limit=120, retry_timeout=60, allow_insecure_http=False, *,
+                 session=None, clock=None, budget=None):
         if not HAS_REQUESTS:
             raise errors.PanelError("The Python library requests is required by gamepanel.panel; install it "
                                     "on the controller (pip install requests).")
@@ -159,6 +184,9 @@ class PanelClient(object):
                 "Unknown api_variant %r: use live (the released API) or planned." % (api_variant,)) from None
         self.api_variant = self.variant.name
         self.base_url = self._check_base_url(base_url)
+        self.warnings = []
+        self._check_transport(allow_insecure_http)
+        self._base_url_hint = self._version_segment_doubt()
         self.validate_certs = bool(validate_certs)
         self.request_timeout = float(request_timeout)
         if self.request_timeout <= 0:
@@ -176,6 +204,41 @@ class PanelClient(object):
 
     def __repr__(self):
         return "<PanelClient %s %s>" % (self.api_variant, self.base_url)
+
+    def _check_transport(self, allow_insecure_http):
+        """Refuse to send the token in clear to another machine, unless the user said so."""
+        parts = urlsplit(self.base_url)
+        if parts.scheme != "http" or is_loopback_host(parts.hostname):
+            return
+        if not allow_insecure_http:
+            raise errors.PanelError(
+                "base_url %s uses plain http to %s, which is not this machine: the API token would cross the "
+                "network unencrypted, so nothing was sent. Use the panel's https address. For a test panel on a "
+                "trusted network only, set allow_insecure_http: true (or GAMEPANEL_ALLOW_INSECURE_HTTP=true)."
+                % (self.base_url, parts.hostname))
+        self.warnings.append(INSECURE_HTTP_WARNING)
+
+    def _version_segment_doubt(self):
+        """A phrase when base_url has no version segment (such as v1), else None."""
+        segments = [segment for segment in urlsplit(self.base_url).path.split("/") if segment]
+        if any(_VERSION_SEGMENT.match(segment) for segment in segments):
+            return None
+        return "%s has no version segment such as /v1" % self.base_url
+
+    @contextlib.contextmanager
+    def deadline(self, seconds, option):
+        """Within the block, no retry runs past ``seconds`` from now (``option`` names the limit in messages).
+
+        A wait uses it so that retries inside one read end with the wait, not a whole
+        retry_timeout later; a read started before the deadline still takes up to
+        request_timeout.
+        """
+        previous = self._retry.limit
+        self._retry.limit = (self.clock.monotonic() + max(float(seconds), 0.0), option)
+        try:
+            yield
+        finally:
+            self._retry.limit = previous
 
     @staticmethod
     def _check_base_url(base_url):
@@ -251,7 +314,13 @@ class PanelClient(object):
     def get_server(self, server_id):
         """One server by id, normalised (PanelNotFoundError naming the id when unknown)."""
         response, what = self._request("GET", self._url("servers", _server_segment(server_id)), server_id=server_id)
-        server = _normalize(_server_object(self._json(response, what), what), what)
+        raw = _server_object(self._json(response, what), what)
+        if not any(field in raw for field in ("id", "name", "status")):
+            raise errors.PanelApiError(
+                "The panel's answer to %s is not a server: an object with keys %s and none of id, name, status. "
+                "This does not look like the panel's API. %s"
+                % (what, _keys(raw), errors.check_base_url(self._base_url_hint)), server_id=server_id)
+        server = _normalize(raw, what)
         if server["id"] is None:
             server["id"] = str(server_id)
         return server
@@ -297,10 +366,10 @@ class PanelClient(object):
         return self.base_url + "/" + "/".join(encode_segment(segment) for segment in segments)
 
     def _shown(self, url):
-        """A URL as messages show it: the path under base_url, or the whole URL when elsewhere."""
+        """A URL as messages show it: the path under base_url, or the whole URL when elsewhere; long ones cut."""
         if url.startswith(self.base_url + "/"):
-            return url[len(self.base_url):]
-        return url
+            url = url[len(self.base_url):]
+        return errors.echoed(url, limit=2 * errors.MAX_ECHOED)
 
     def _request(self, method, url, body=None, server_id=None, label="", exact=True):
         """Send through the retry policy; returns (2xx response, description) or raises a PanelError.
@@ -318,7 +387,7 @@ class PanelClient(object):
                     what, response.status_code, response.headers.get("Location", "an unnamed location")),
                 status=response.status_code, server_id=server_id)
         raise errors.error_from_response(response.status_code, response.reason, response.content, what,
-                                         server_id=server_id)
+                                         server_id=server_id, base_url_hint=self._base_url_hint)
 
     def _exchange(self, method, url, body, exact):
         """One HTTP exchange: returns a requests.Response or raises a requests exception."""
@@ -344,15 +413,15 @@ class PanelClient(object):
                 raise errors.PanelApiError("The panel answered %s with an empty body (HTTP %s); JSON was expected."
                                            % (what, response.status_code), status=response.status_code)
             return None
-        try:
-            return response.json()
-        except ValueError:
-            snippet = " ".join(response.content[:120].decode("utf-8", errors="replace").split())
+        is_json, value = errors.parse_json_body(response.content)
+        if not is_json:
             raise errors.PanelTransportError(
                 "The panel answered %s with a body that is not JSON (HTTP %s, Content-Type %s, starting %r). "
-                "Check base_url: it must be the API root including the version segment, not a web page." % (
-                    what, response.status_code, response.headers.get("Content-Type", "not given"), snippet),
-                status=response.status_code) from None
+                "This does not look like the panel's API. %s" % (
+                    what, response.status_code, errors.excerpt(response.headers.get("Content-Type", "not given")),
+                    errors.excerpt(response.content), errors.check_base_url(self._base_url_hint)),
+                status=response.status_code)
+        return value
 
     def _next_page(self, body, response, current_url):
         """The absolute URL of the next page, or None: from the body (next, links.next) or a Link header."""
@@ -388,8 +457,8 @@ def _server_list(body, what):
         lists = [value for value in body.values() if isinstance(value, list)]
         if len(lists) == 1:
             return lists[0]
-    raise errors.PanelApiError("The panel's answer to %s holds no list of servers (got %s)."
-                               % (what, _describe_shape(body)))
+    raise errors.PanelApiError("The panel's answer to %s holds no list of servers (got %s). This does not look "
+                               "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url()))
 
 
 def _server_object(body, what):
@@ -400,8 +469,8 @@ def _server_object(body, what):
                 if isinstance(body.get(key), dict):
                     return body[key]
         return body
-    raise errors.PanelApiError("The panel's answer to %s is not a server object (got %s)."
-                               % (what, _describe_shape(body)))
+    raise errors.PanelApiError("The panel's answer to %s is not a server object (got %s). This does not look "
+                               "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url()))
 
 
 def _normalize(raw, what):
@@ -413,5 +482,11 @@ def _normalize(raw, what):
 
 def _describe_shape(body):
     if isinstance(body, dict):
-        return "an object with keys %s" % ", ".join(sorted(str(key) for key in body)[:10])
+        return "an object with keys %s" % _keys(body)
     return "a JSON %s" % type(body).__name__
+
+
+def _keys(body):
+    """Up to ten keys of an object, each cut short, for messages."""
+    shown = [errors.echoed(key, limit=32) for key in sorted(str(key) for key in body)[:10]]
+    return (", ".join(shown) or "(none)") + (", ..." if len(body) > 10 else "")

@@ -26,7 +26,7 @@ panel, the answer did not come back):
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAmbiguousError, PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAmbiguousError, PanelError, echoed
 from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import poll_ceiling, poll_until
 
 ONLINE = "online"
@@ -111,8 +111,8 @@ class ControlRequest:
 
 
 def describe(server):
-    """``name (id)``: how servers are named in every message."""
-    return "%s (%s)" % (server.get("name"), server.get("id"))
+    """``name (id)``: how servers are named in every message (a very long name or id is cut)."""
+    return "%s (%s)" % (echoed(server.get("name")), echoed(server.get("id")))
 
 
 def status_of(server):
@@ -165,9 +165,9 @@ def find_server_by_name(servers, name):
         return matches[0]
     if matches:
         raise ValueError("%d servers are named %r: %s. Select one by id." % (
-            len(matches), name, ", ".join(describe(server) for server in matches)))
+            len(matches), echoed(name), ", ".join(describe(server) for server in matches)))
     if not servers:
-        raise ValueError("No server is named %r: this token sees no servers at all." % name)
+        raise ValueError("No server is named %r: this token sees no servers at all." % echoed(name))
     folded = name.lower()
 
     def resembles(server):
@@ -181,7 +181,7 @@ def find_server_by_name(servers, name):
     if more > 0:
         listed += " and %d more" % more
     heading = "Similar names" if similar else "Servers this token sees"
-    raise ValueError("No server is named exactly %r. %s: %s." % (name, heading, listed))
+    raise ValueError("No server is named exactly %r. %s: %s." % (echoed(name), heading, listed))
 
 
 # Seconds of slack in the uptime comparison of Convergence: the panel reports whole
@@ -276,6 +276,8 @@ class ServerControl:
         # Wall times around the read that produced self.server (for the uptime comparison).
         self.read_started = None
         self.read_finished = None
+        # The transient PanelError of the wait's latest read, None when that read succeeded.
+        self.read_failure = None
 
     # -- the run -------------------------------------------------------------------------
 
@@ -408,27 +410,51 @@ class ServerControl:
     def confirm_without_wait(self, convergence, ambiguous):
         if convergence.observe(self.read(), self.read_started) or convergence.moved:
             return
-        self.fail(self.ambiguous_message(ambiguous) + " Check the server before running this again.", ambiguous)
+        self.fail("%s The server read back shows no change yet (status %s); check it before running this again."
+                  % (self.ambiguous_message(ambiguous), status_of(self.server)), ambiguous)
 
     # -- wait ----------------------------------------------------------------------------
 
+    def read_for_wait(self):
+        """A wait read; None when the panel could not be read just now (the wait goes on).
+
+        An outage shorter than the wait must not end it: a read whose retries ran out
+        (PanelError.transient) is only remembered, and the next poll tries again.  Any
+        other failure (token revoked, server gone) ends the wait at once.
+        """
+        try:
+            server = self.read_after_post()
+        except PanelError as error:
+            if not error.transient:
+                raise
+            self.read_failure = error
+            return None
+        self.read_failure = None
+        return server
+
     def wait_for(self, convergence, ambiguous):
         self.converged = False
+        timeout = self.request.wait_timeout
         try:
-            outcome = poll_until(self.clock, self.read_after_post,
-                                 lambda server: convergence.observe(server, self.read_started),
-                                 self.request.wait_timeout, self.request.poll_interval, self.ceiling)
+            # Retries inside a read stop with the wait: it ends within wait_timeout plus one request.
+            with self.client.deadline(timeout, "wait_timeout=%g s" % timeout):
+                outcome = poll_until(self.clock, self.read_for_wait,
+                                     lambda server: server is not None and convergence.observe(server, self.read_started),
+                                     timeout, self.request.poll_interval, self.ceiling)
         except PanelError as error:
             self.fail("The %s of %s was sent, but reading the server back failed: %s The module did not send it again."
                       % (self.action, describe(self.before), self.explain_panel_error(error)), error)
         self.converged = outcome.done
         if outcome.done:
             return
+        unread = ""
+        if self.read_failure is not None:
+            unread = " The last read failed: %s" % self.explain_panel_error(self.read_failure)
         if ambiguous is not None:
-            self.fail("%s Within wait_timeout (%s s) the server did not show it applied (last status seen: %s). "
-                      "Check the server before running this again."
-                      % (self.ambiguous_message(ambiguous), self.request.wait_timeout, status_of(self.server)), ambiguous)
-        self.fail(self.timeout_message(convergence))
+            self.fail("%s Within wait_timeout (%s s) the server did not show it applied (last status seen: %s); "
+                      "check it before running this again.%s"
+                      % (self.ambiguous_message(ambiguous), timeout, status_of(self.server), unread), ambiguous)
+        self.fail(self.timeout_message(convergence) + unread, self.read_failure)
 
     def timeout_message(self, convergence):
         action, label, timeout = self.action, describe(self.before), self.request.wait_timeout
@@ -443,8 +469,11 @@ class ServerControl:
                 % (action, label, convergence.before_status, last, convergence.target(), timeout, last))
 
     def ambiguous_message(self, error):
-        return ("The %s of %s may already be queued, and the module did not send it again, to avoid a second %s. "
-                "The panel's answer was lost: %s" % (self.action, describe(self.before), self.action, self.explain_panel_error(error)))
+        """What happened to an ambiguous POST, said once: may be queued, not confirmed, not resent."""
+        what, cause = getattr(error, "what", None), getattr(error, "cause", None)
+        lost = ("the answer to %s was lost (%s)" % (what, cause)) if what and cause else self.explain_panel_error(error)
+        return ("The %s of %s may already be queued, not confirmed: %s. It was not sent again, to avoid a second %s."
+                % (self.action, describe(self.before), lost.rstrip("."), self.action))
 
     # -- results -------------------------------------------------------------------------
 

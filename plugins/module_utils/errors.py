@@ -27,7 +27,12 @@ _MESSAGE_KEYS = ("message", "detail", "error_description", "title", "msg", "desc
 _NESTED_KEYS = ("error", "errors", "detail", "details")
 
 # A panel message longer than this is cut: it is quoted inside our own sentence.
-_MAX_QUOTED = 300
+_MAX_QUOTED = 200
+# A body that is not the panel's JSON is quoted only this far: enough to recognise an HTML
+# page or a proxy's error, short enough that a huge body does not flood the output.
+MAX_EXCERPT = 60
+# Ids and paths echoed in messages are cut to this length (the full id is in the task's arguments).
+MAX_ECHOED = 64
 
 
 class PanelError(Exception):
@@ -35,7 +40,12 @@ class PanelError(Exception):
 
     ``message`` is a complete sentence for the user, ``status`` the HTTP status when
     the panel answered, ``server_id`` the server concerned, when there is one.
+    ``transient`` is true for a failure that asking again later may cure (the retry
+    budget ran out on a 429, a 5xx or a connection failure): a waiter keeps polling
+    through it, anything else ends the wait.
     """
+
+    transient = False
 
     def __init__(self, message, status=None, server_id=None):
         super(PanelError, self).__init__(message)
@@ -48,7 +58,9 @@ class PanelError(Exception):
 
     def scrub(self, secret):
         """Remove ``secret`` from the message (in place) and return the error itself."""
-        self.message = redact(self.message, secret)
+        for name, value in list(vars(self).items()):  # message, and any text a builder attached
+            if isinstance(value, str):
+                setattr(self, name, redact(value, secret))
         self.args = tuple(redact(arg, secret) if isinstance(arg, str) else arg for arg in self.args)
         return self
 
@@ -94,6 +106,58 @@ def redact(text, secret):
     if not secret or not isinstance(text, str):
         return text
     return text.replace(secret, REDACTED)
+
+
+def echoed(value, limit=MAX_ECHOED):
+    """``value`` as a message may repeat it: cut in the middle beyond ``limit`` characters.
+
+    An id or path can be as long as the user made it; quoting it whole, several times,
+    buries the sentence around it.
+    """
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    keep = max(limit - 24, 8)
+    return "%s...[%d characters]" % (text[:keep], len(text))
+
+
+def excerpt(body, limit=MAX_EXCERPT):
+    """The start of a raw body, on one line, at most ``limit`` characters (for answers that are not the panel's JSON)."""
+    if isinstance(body, bytes):
+        body = body[:limit * 4].decode("utf-8", errors="replace")
+    text = " ".join(str(body or "").split())
+    return text if len(text) <= limit else text[:limit].rstrip() + "..."
+
+
+def parse_json_body(body):
+    """(True, value) when ``body`` (bytes or text) is a JSON document, else (False, None)."""
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", errors="replace")
+    text = (body or "").strip()
+    if not text:
+        return False, None
+    try:
+        return True, json.loads(text)
+    except ValueError:
+        return False, None
+
+
+def looks_like_panel_error(body):
+    """Whether an error body is a JSON object, as the panel's own errors are.
+
+    An HTML page, plain text or an empty body comes from something else on the way
+    (a web server, a proxy, the wrong path): then the status says nothing about the
+    server or the token.
+    """
+    is_json, value = parse_json_body(body)
+    return is_json and isinstance(value, dict)
+
+
+def check_base_url(base_url_hint=None):
+    """The advice sentence when an answer does not look like the panel's API."""
+    advice = ("Check base_url: it must be the API root including the version segment, "
+              "for example https://panel.example.com/api/v1")
+    return advice + (" (%s)." % base_url_hint if base_url_hint else ".")
 
 
 def panel_message(body):
@@ -156,13 +220,26 @@ def _said(message):
     return ": " + message.rstrip(". ")
 
 
-def error_from_response(status, reason, body, what, server_id=None, retry_note=""):
+def error_from_response(status, reason, body, what, server_id=None, retry_note="", base_url_hint=None):
     """The PanelError for an HTTP error answer.
 
     ``what`` names the request ("GET /servers/mc-01"), ``body`` is the raw body,
-    ``retry_note`` says how the retry budget was spent when it ran out.
+    ``retry_note`` says how the retry budget was spent when it ran out,
+    ``base_url_hint`` a doubt about base_url the client already has (no version segment).
+
+    A 404 names the server only when the answer is the panel's own (a JSON error) and
+    base_url looks right; otherwise the address, not the id, is the likely mistake.
     """
-    said = _said(panel_message(body))
+    foreign = bool(body and body.strip()) and not looks_like_panel_error(body)
+    if foreign:
+        said = ": the answer is not the panel's JSON (it starts %r)" % excerpt(body)
+    else:
+        said = _said(panel_message(body))
+    if status == 404 and (foreign or base_url_hint or not (body and body.strip())):
+        return PanelNotFoundError(
+            "The panel answered HTTP 404 for %s%s. This does not look like the panel's API. %s"
+            % (what, said, check_base_url(base_url_hint)),
+            status=status, server_id=server_id)
     if status == 401:
         return PanelAuthError(
             "The panel rejected the API token for %s (HTTP 401%s): the token is missing, invalid or revoked. "
@@ -183,13 +260,11 @@ def error_from_response(status, reason, body, what, server_id=None, retry_note="
     if status == 404 and server_id is not None:
         return PanelNotFoundError(
             "Server '%s' was not found (HTTP 404 for %s%s): no server with this id is visible "
-            "to the token's account." % (server_id, what, said),
+            "to the token's account." % (echoed(server_id), what, said),
             status=status, server_id=server_id)
     if status == 404:
-        return PanelNotFoundError(
-            "The panel answered HTTP 404 for %s%s. Check base_url: it must be the API root including "
-            "the version segment, for example https://panel.example.com/api/v1." % (what, said),
-            status=status, server_id=server_id)
+        return PanelNotFoundError("The panel answered HTTP 404 for %s%s. %s" % (what, said, check_base_url()),
+                                  status=status, server_id=server_id)
     if status == 429:
         return PanelRateLimitError(
             "The panel's rate limit is still exceeded (HTTP 429 for %s%s)%s. Set rate_limit to the plan's "
@@ -197,23 +272,33 @@ def error_from_response(status, reason, body, what, server_id=None, retry_note="
             "or raise retry_timeout." % (what, said, retry_note),
             status=status, server_id=server_id)
     reason_text = (" " + reason) if reason else ""
+    advice = (" " + check_base_url(base_url_hint)) if foreign and status < 500 else ""
     return PanelApiError(
-        "The panel answered HTTP %s%s for %s%s%s." % (status, reason_text, what, said, retry_note),
+        "The panel answered HTTP %s%s for %s%s%s.%s" % (status, reason_text, what, said, retry_note, advice),
         status=status, server_id=server_id)
 
 
 def http_cause(status, body):
     """'it answered HTTP <status>: <panel message>', the cause phrase of an ambiguous POST."""
+    if body and body.strip() and not looks_like_panel_error(body):
+        return "it answered HTTP %s, not with the panel's JSON (starting %r)" % (status, excerpt(body))
     return "it answered HTTP %s%s" % (status, _said(panel_message(body)))
 
 
 def ambiguous_error(what, cause, server_id=None, status=None):
-    """The PanelAmbiguousError for a POST whose fate is unknown (``cause`` says why)."""
-    return PanelAmbiguousError(
-        "%s may have been accepted by the panel: %s. The action may already be queued; "
-        "check the server (for example with gamepanel.panel.server_info) before retrying. "
-        "It was not sent again." % (what, cause),
+    """The PanelAmbiguousError for a POST whose fate is unknown (``cause`` says why).
+
+    ``cause`` is kept apart (``error.cause``) so that a caller composing its own
+    sentence around the event says what happened once, not twice.
+    """
+    error = PanelAmbiguousError(
+        "%s may have been accepted by the panel, whose answer was lost (%s). The action may already be queued, "
+        "so it was not sent again; check the server (for example with gamepanel.panel.server_info) "
+        "before retrying." % (what, cause),
         status=status, server_id=server_id)
+    error.what = what
+    error.cause = cause
+    return error
 
 
 def transport_error(what, cause, retry_note="", server_id=None):
@@ -221,3 +306,9 @@ def transport_error(what, cause, retry_note="", server_id=None):
     return PanelTransportError(
         "%s failed without an answer from the panel: %s%s." % (what, cause, retry_note),
         server_id=server_id)
+
+
+def transient(error):
+    """Mark ``error`` as one a later attempt may cure (see PanelError.transient); returns it."""
+    error.transient = True
+    return error

@@ -34,6 +34,7 @@ def panel_argument_spec():
         request_timeout=dict(type="float", default=30.0),
         rate_limit=dict(type="int", default=120, fallback=(env_fallback, ["GAMEPANEL_RATE_LIMIT"])),
         retry_timeout=dict(type="float", default=60.0),
+        allow_insecure_http=dict(type="bool", default=False, fallback=(env_fallback, ["GAMEPANEL_ALLOW_INSECURE_HTTP"])),
     )
 
 
@@ -43,7 +44,7 @@ def client_from_module(module):
         module.fail_json(msg=missing_required_lib("requests"), exception=REQUESTS_IMPORT_ERROR)
     params = module.params
     try:
-        return PanelClient(
+        client = PanelClient(
             params["base_url"],
             params["api_token"],
             api_variant=params["api_variant"],
@@ -51,9 +52,13 @@ def client_from_module(module):
             request_timeout=params["request_timeout"],
             rate_limit=params["rate_limit"],
             retry_timeout=params["retry_timeout"],
+            allow_insecure_http=params["allow_insecure_http"],
         )
     except PanelError as error:
         fail_from_error(module, error)
+    for warning in client.warnings:
+        module.warn(warning)
+    return client
 
 
 def fail_from_error(module, error, client=None, **result):

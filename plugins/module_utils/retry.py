@@ -23,6 +23,9 @@ When to send a request again:
 
 Every retry happens within ``retry_timeout`` seconds of the first attempt: a wait that
 would end past that deadline is not started, the last answer is reported instead.
+A caller with a deadline of its own (a wait's ``wait_timeout``) sets ``limit``: retries
+then also stop at that instant, so one read cannot carry the wait past its end.  Such a
+give-up is marked transient (``PanelError.transient``): asking again later may work.
 
 Every attempt first takes a slot from the shared per-token budget (ratelimit.py), so
 the rate limit is respected by every fork; the time spent waiting there and in
@@ -200,6 +203,8 @@ class RetryPolicy(object):
         self.rng = rng or random.random
         self.panel_address = panel_address
         self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
+        # (monotonic instant, option name) of an outer deadline retries must respect, or None.
+        self.limit = None
 
     def send(self, method, attempt, what, server_id=None):
         """Run ``attempt()`` (one HTTP exchange returning a requests.Response) until final.
@@ -209,7 +214,9 @@ class RetryPolicy(object):
         runs out on a retryable answer, for a connection failure, and for an ambiguous POST.
         """
         is_read = method.upper() == "GET"
-        deadline = self.clock.monotonic() + self.retry_timeout
+        deadline, budget_name = self.clock.monotonic() + self.retry_timeout, "retry_timeout=%g s" % self.retry_timeout
+        if self.limit is not None and self.limit[0] < deadline:
+            deadline, budget_name = self.limit
         retries = 0
         while True:
             if self.budget is not None:
@@ -224,7 +231,8 @@ class RetryPolicy(object):
                 return response
             remaining = deadline - self.clock.monotonic()
             if delay > remaining:
-                raise self._give_up(is_read, retries, delay, remaining, response, failure, what, server_id)
+                raise errors.transient(self._give_up(is_read, retries, delay, remaining, budget_name,
+                                                     response, failure, what, server_id))
             self.clock.sleep(delay)
             self._count_wait(delay)
             retries += 1
@@ -249,11 +257,11 @@ class RetryPolicy(object):
             return max(MIN_DELAY, delay)
         return None
 
-    def _give_up(self, is_read, retries, delay, remaining, response, failure, what, server_id):
+    def _give_up(self, is_read, retries, delay, remaining, budget_name, response, failure, what, server_id):
         """The error reported when the next retry would end past the deadline."""
         note = (" (gave up after %d %s: the next attempt was due in %.1f s, but only %.1f s of "
-                "retry_timeout=%g s were left)"
-                % (retries, "retry" if retries == 1 else "retries", delay, max(0.0, remaining), self.retry_timeout))
+                "%s were left)"
+                % (retries, "retry" if retries == 1 else "retries", delay, max(0.0, remaining), budget_name))
         if failure is None:
             return errors.error_from_response(response.status_code, response.reason, response.content, what,
                                               server_id=server_id, retry_note=note)

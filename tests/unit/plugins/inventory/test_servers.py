@@ -69,6 +69,7 @@ OPTIONS = dict(
     request_timeout=30,
     rate_limit=120,
     retry_timeout=60,
+    allow_insecure_http=False,
     compose={},
     groups={},
     keyed_groups=[],

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 
 import pytest
@@ -72,6 +73,13 @@ class FakeClient:
         self.post_error = None
         self.read_error_after = None  # raise on reads after this many reads
         self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
+        self.deadlines = []  # (seconds, option) of every client.deadline() block
+        self.read_failures = []  # PanelErrors the next reads raise, one each
+
+    @contextlib.contextmanager
+    def deadline(self, seconds, option):
+        self.deadlines.append((seconds, option))
+        yield
 
     @property
     def posts(self):
@@ -87,6 +95,8 @@ class FakeClient:
 
     def get_server(self, server_id):
         self.record("GET", server_id)
+        if self.read_failures:
+            raise self.read_failures.pop(0)
         if self.read_error_after is not None and len(self.reads) > self.read_error_after:
             raise PanelApiError("The panel answered 500: internal error.", status=500, server_id=server_id)
         if server_id not in self.servers:

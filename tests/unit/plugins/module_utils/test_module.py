@@ -48,7 +48,8 @@ def validate(params):
 def test_defaults():
     params = validate({}).validated_parameters
     assert params == {"api_token": None, "base_url": None, "api_variant": "live", "validate_certs": True,
-                      "request_timeout": 30.0, "rate_limit": 120, "retry_timeout": 60.0}
+                      "request_timeout": 30.0, "rate_limit": 120, "retry_timeout": 60.0,
+                      "allow_insecure_http": False}
 
 
 def test_environment_fallbacks_and_token_is_no_log(monkeypatch):
