@@ -585,7 +585,7 @@ def test_ambiguous_post_that_never_shows_fails_without_resending():
     client = FakeClient()
     client.post_error = ambiguous()
     failure = fail(client, "restarted", wait_timeout=30)
-    assert "may already be queued" in failure.message and "did not send it again" in failure.message
+    assert "may already be queued, not confirmed" in failure.message and "It was not sent again" in failure.message
     assert failure.result["changed"] is True
     assert failure.error is client.post_error
     assert len(client.posts) == 1
