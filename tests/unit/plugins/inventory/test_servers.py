@@ -474,3 +474,30 @@ class TestUntrusted:
 
     def test_the_interpreter_template_of_local_connection_is_rendered(self):
         assert not never_templated(plugin_module.LOCAL_CONNECTION_VARIABLES['ansible_python_interpreter'])
+
+
+class RecordingDisplay:
+    def __init__(self):
+        self.warnings = []
+
+    def warning(self, message):
+        self.warnings.append(message)
+
+
+def test_plain_http_to_another_host_is_refused_by_the_inventory():
+    plugin = InventoryModule()
+    connection = dict(base_url='http://panel.example.test/v1', api_token=TOKEN, allow_insecure_http=False)
+    with pytest.raises(AnsibleError, match='allow_insecure_http') as caught:
+        plugin._make_client(connection)
+    assert TOKEN not in str(caught.value)
+
+
+def test_allowed_plain_http_warns_through_the_inventory_display(monkeypatch, tmp_path):
+    monkeypatch.setenv('GAMEPANEL_STATE_DIR', str(tmp_path))
+    plugin = InventoryModule()
+    display = RecordingDisplay()
+    monkeypatch.setattr(plugin, 'display', display)
+    connection = dict(base_url='http://panel.example.test/v1', api_token=TOKEN, allow_insecure_http=True)
+    client = plugin._make_client(connection)
+    assert client.base_url == 'http://panel.example.test/v1'
+    assert len(display.warnings) == 1 and 'unencrypted' in display.warnings[0]

@@ -15,7 +15,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import Pane
 
 from panel_fakes import TOKEN
 
-ENV = ("GAMEPANEL_API_TOKEN", "GAMEPANEL_BASE_URL", "GAMEPANEL_API_VARIANT", "GAMEPANEL_RATE_LIMIT")
+ENV = ("GAMEPANEL_API_TOKEN", "GAMEPANEL_BASE_URL", "GAMEPANEL_API_VARIANT", "GAMEPANEL_RATE_LIMIT",
+       "GAMEPANEL_ALLOW_INSECURE_HTTP")
 
 
 class Failed(Exception):
@@ -26,6 +27,10 @@ class FakeModule:
     def __init__(self, params):
         self.params = params
         self.failure = None
+        self.warnings = []
+
+    def warn(self, warning):
+        self.warnings.append(warning)
 
     def fail_json(self, **kwargs):
         self.failure = kwargs
@@ -126,3 +131,30 @@ def test_fail_from_error_without_client_or_status():
     with pytest.raises(Failed):
         module_utils.fail_from_error(module, ValueError("plain"))
     assert module.failure == {"msg": "plain", "status": None}
+
+
+def test_plain_http_to_another_host_fails_the_module_naming_the_option():
+    module = FakeModule(validate({"api_token": TOKEN, "base_url": "http://panel.example.test/v1"}).validated_parameters)
+    with pytest.raises(Failed, match="allow_insecure_http"):
+        module_utils.client_from_module(module)
+    assert TOKEN not in module.failure["msg"]
+
+
+@pytest.mark.parametrize("params, env", [
+    ({"allow_insecure_http": True}, None),
+    ({}, "true"),
+])
+def test_allowed_plain_http_warns_through_the_module(monkeypatch, params, env):
+    if env is not None:
+        monkeypatch.setenv("GAMEPANEL_ALLOW_INSECURE_HTTP", env)
+    params = dict(params, api_token=TOKEN, base_url="http://panel.example.test/v1")
+    module = FakeModule(validate(params).validated_parameters)
+    client = module_utils.client_from_module(module)
+    assert client.base_url == "http://panel.example.test/v1"
+    assert module.warnings == [client_module.INSECURE_HTTP_WARNING]
+
+
+def test_loopback_http_needs_no_option_and_warns_nothing():
+    module = FakeModule(validate({"api_token": TOKEN, "base_url": "http://127.0.0.1:8080/v1"}).validated_parameters)
+    module_utils.client_from_module(module)
+    assert module.warnings == []

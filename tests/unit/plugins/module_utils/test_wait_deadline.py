@@ -1,0 +1,103 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""wait_timeout is a limit: retries inside one read end with the wait (issue 9, defect 4).
+
+A real PanelClient on a scripted transport and the fake clock: time moves only by the
+client's own sleeps, so the total time a run took is exact, never measured.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelRateLimitError
+
+from panel_fakes import TOKEN, FakePanel
+
+
+def server(uptime=86400, status="online"):
+    return {"id": "mc-01", "name": "Survival", "status": status, "uptime_seconds": uptime,
+            "players": {"current": 0, "max": 20}}
+
+
+def restart(panel, **options):
+    options.setdefault("wait_timeout", 30)
+    options.setdefault("poll_interval", 5)
+    client = panel.client(retry_timeout=options.pop("retry_timeout", 60))
+    started = panel.clock.monotonic()
+    try:
+        result = run_control(client, ControlRequest("restarted", server_id="mc-01", rate_limit=0, **options))
+    except ControlFailed as failure:
+        return failure, panel.clock.monotonic() - started
+    return result, panel.clock.monotonic() - started
+
+
+def test_a_long_retry_after_does_not_carry_the_wait_past_wait_timeout():
+    panel = FakePanel()
+    panel.reply(json=server()).reply(status=202, json={"state": "queued"})
+    for _ in range(30):
+        panel.reply(status=429, json={"error": {"message": "slow down"}}, headers={"Retry-After": "20"})
+    failure, elapsed = restart(panel, wait_timeout=30, retry_timeout=60)
+    assert isinstance(failure, ControlFailed)
+    # No request time passes on the fake transport, so "wait_timeout plus one request" is exactly 30 s.
+    assert elapsed <= 30
+    assert "wait_timeout=30 s" in failure.message and "queued, not yet applied" in failure.message
+    assert len([sent for sent in panel.sent if sent.method == "POST"]) == 1
+
+
+def test_an_outage_shorter_than_the_wait_does_not_end_it():
+    panel = FakePanel()
+    panel.reply(json=server()).reply(status=202, json={"state": "queued"})
+    for _ in range(8):  # each read's retries run out (retry_timeout 3 s), the wait polls on
+        panel.reply(status=503, body="<html>maintenance</html>")
+    panel.reply(json=server(uptime=4))
+    result, elapsed = restart(panel, wait_timeout=300, retry_timeout=3)
+    assert isinstance(result, dict), result.message
+    assert result["converged"] is True and result["changed"] is True
+    assert elapsed < 300
+    assert not panel.unused
+
+
+def test_a_failure_that_waiting_cannot_cure_still_ends_the_wait_at_once():
+    panel = FakePanel()
+    panel.reply(json=server()).reply(status=202, json={"state": "queued"})
+    panel.reply(status=401, json={"error": {"message": "token revoked"}})
+    failure, elapsed = restart(panel, wait_timeout=300)
+    assert isinstance(failure, ControlFailed) and "HTTP 401" in failure.message
+    assert elapsed == 5  # one poll interval, then the failed read
+    assert TOKEN not in failure.message
+
+
+def test_an_outage_lasting_past_the_wait_says_the_reads_failed():
+    panel = FakePanel()
+    panel.reply(json=server()).reply(status=202, json={"state": "queued"})
+    for _ in range(40):
+        panel.reply(status=503, json={"error": {"message": "down"}}, headers={"Retry-After": "4"})
+    failure, elapsed = restart(panel, wait_timeout=20, retry_timeout=60)
+    assert elapsed <= 20
+    assert "The last read failed" in failure.message and "HTTP 503" in failure.message
+    assert failure.result["converged"] is False
+
+
+def test_the_client_deadline_bounds_retries_and_marks_the_give_up_transient():
+    panel = FakePanel()
+    for _ in range(3):
+        panel.reply(status=429, headers={"Retry-After": "4"})
+    client = panel.client(retry_timeout=600)
+    with client.deadline(10, "wait_timeout=10 s"):
+        with pytest.raises(PanelRateLimitError) as caught:
+            client.get_server("mc-01")
+    assert caught.value.transient is True
+    assert "wait_timeout=10 s" in str(caught.value)
+    assert panel.clock.sleeps == [4, 4]
+    assert client._retry.limit is None  # the block restored the policy
+
+
+def test_outside_a_deadline_retry_timeout_alone_decides():
+    panel = FakePanel()
+    panel.reply(status=429, headers={"Retry-After": "4"}).reply(json=server())
+    client = panel.client(retry_timeout=5)
+    assert client.get_server("mc-01")["id"] == "mc-01"
+    assert panel.clock.sleeps == [4]
