@@ -37,6 +37,7 @@ class Fault:  # pylint: disable=too-many-instance-attributes
     rate: float
     count: int | None
     body: str | None
+    retry_after: str | None = None  # a status fault's Retry-After header, as sent
     fired: int = 0
     pattern: re.Pattern | None = dataclasses.field(default=None, repr=False)
 
@@ -78,7 +79,7 @@ class FaultRegistry:
         return bool(self._faults)
 
     def add(self, spec: dict[str, t.Any]) -> Fault:
-        known = {"kind", "status", "seconds", "method", "path", "variant", "phase", "rate", "count", "body"}
+        known = {"kind", "status", "seconds", "method", "path", "variant", "phase", "rate", "count", "body", "retry_after"}
         unknown = sorted(set(spec) - known)
         if unknown:
             raise FaultSpecError(f"unknown fault field(s): {', '.join(unknown)}")
@@ -104,11 +105,18 @@ class FaultRegistry:
         count = spec.get("count")
         if count is not None and (not isinstance(count, int) or count < 0):
             raise FaultSpecError(f"fault count must be a whole number >= 0 or null, not {count!r}")
+        retry_after = spec.get("retry_after")
+        if retry_after is not None:
+            if kind != "status":
+                raise FaultSpecError("retry_after only goes with a status fault")
+            if isinstance(retry_after, bool) or not isinstance(retry_after, (int, str)):
+                raise FaultSpecError(f"fault retry_after must be whole seconds or an HTTP date, not {retry_after!r}")
+            retry_after = str(retry_after)
         fault = Fault(
             fault_id=f"fault-{self._next_id}", kind=kind, status=status if kind == "status" else None,
             seconds=float(seconds), method=method, path=path, variant=_optional_choice(spec, "variant", VARIANTS),
             phase=_optional_choice(spec, "phase", PHASES) or "before", rate=float(rate), count=count,
-            body=spec.get("body"), pattern=pattern,
+            body=spec.get("body"), retry_after=retry_after, pattern=pattern,
         )
         self._next_id += 1
         self._faults.append(fault)

@@ -176,6 +176,8 @@ def _fault_answer(request: web.Request, state: PanelState, fault: Fault) -> web.
         response = web.Response(status=fault.status, text=fault.body, content_type="text/plain")
     else:
         response = error_response(fault.status, "injected_fault", f"Injected fault {fault.fault_id}: the panel answered {fault.status}.")
+    if fault.retry_after is not None:
+        response.headers["Retry-After"] = fault.retry_after
     return _counted(state, response)
 
 

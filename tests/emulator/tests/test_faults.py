@@ -40,6 +40,28 @@ def test_a_share_of_requests_fails(live, control):
     assert set(statuses) == {200, 503}
 
 
+def test_the_same_seed_fails_the_same_requests(live, control):
+    def pattern():
+        control.clear_faults()
+        control.settings(seed=11)
+        control.add_fault(kind="status", status=502, rate=0.3)
+        return [live.get("/servers/mc-01").status for _attempt in range(40)]
+
+    first = pattern()
+    assert first == pattern()
+    assert 502 in first and 200 in first
+
+
+@pytest.mark.parametrize("value", [120, "Wed, 21 Oct 2015 07:28:00 GMT"])
+def test_a_status_fault_can_carry_retry_after(live, control, value):
+    control.add_fault(kind="status", status=503, retry_after=value, count=1)
+    reply = live.get("/servers")
+    assert reply.status == 503
+    assert reply.headers["Retry-After"] == str(value)
+    assert control.faults()[0]["retry_after"] == str(value)
+    assert "Retry-After" not in live.get("/servers").headers
+
+
 def test_path_and_method_filters(live, control):
     control.add_fault(kind="status", status=500, method="GET", path=r"^/servers/mc-02$")
     assert live.get("/servers/mc-02").status == 500
@@ -132,6 +154,7 @@ def test_faults_are_listed_and_cleared(live, control):
 @pytest.mark.parametrize("spec", [
     {"kind": "explode"}, {"kind": "status", "status": 200}, {"kind": "latency"}, {"kind": "status", "rate": 2},
     {"kind": "drop", "path": "("}, {"kind": "drop", "phase": "during"}, {"kind": "drop", "colour": "red"},
+    {"kind": "drop", "retry_after": 5}, {"kind": "status", "retry_after": 1.5}, {"kind": "status", "retry_after": True},
 ])
 def test_bad_fault_specs_are_refused(control, spec):
     with pytest.raises(EmulatorControlError) as refused:
