@@ -315,9 +315,9 @@ class PanelClient(object):
         """One server by id, normalised (PanelNotFoundError naming the id when unknown)."""
         response, what = self._request("GET", self._url("servers", _server_segment(server_id)), server_id=server_id)
         raw = _server_object(self._json(response, what), what)
-        if not any(field in raw for field in ("id", "name", "status")):
+        if not _looks_like_server(raw):
             raise errors.PanelApiError(
-                "The panel's answer to %s is not a server: an object with keys %s and none of id, name, status. "
+                "The panel's answer to %s is not a server: an object with keys %s. "
                 "This does not look like the panel's API. %s"
                 % (what, _keys(raw), errors.check_base_url(self._base_url_hint)), server_id=server_id)
         server = _normalize(raw, what)
@@ -410,8 +410,10 @@ class PanelClient(object):
         """The decoded body; None for an empty body unless ``required``."""
         if not response.content or not response.content.strip():
             if required:
-                raise errors.PanelApiError("The panel answered %s with an empty body (HTTP %s); JSON was expected."
-                                           % (what, response.status_code), status=response.status_code)
+                raise errors.PanelApiError("The panel answered %s with an empty body (HTTP %s); JSON was expected. "
+                                           "This does not look like the panel's API. %s"
+                                           % (what, response.status_code, errors.check_base_url(self._base_url_hint)),
+                                           status=response.status_code)
             return None
         is_json, value = errors.parse_json_body(response.content)
         if not is_json:
@@ -471,6 +473,17 @@ def _server_object(body, what):
         return body
     raise errors.PanelApiError("The panel's answer to %s is not a server object (got %s). This does not look "
                                "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url()))
+
+
+def _looks_like_server(raw):
+    """An object with an id or a name, or with at least two other Server fields.
+
+    Fields may be missing (the specification leaves them open), but an object such as
+    {"status": "ok", "version": "1.2"} is some other service's answer (a health check).
+    """
+    if "id" in raw or "name" in raw:
+        return True
+    return len(set(raw) & {"name", "game", "status", "players", "uptime_seconds", "cpu", "memory_mb"}) >= 2
 
 
 def _normalize(raw, what):

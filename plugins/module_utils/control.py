@@ -87,7 +87,8 @@ class ControlRequest:
             max_players=params.get("max_players"),
             drain_timeout=params.get("drain_timeout", 0),
             on_busy=params.get("on_busy", "skip"),
-            stopped_statuses=params.get("stopped_statuses") or DEFAULT_STOPPED_STATUSES,
+            # An empty list stays empty, so problems() refuses it instead of silently using the default.
+            stopped_statuses=DEFAULT_STOPPED_STATUSES if params.get("stopped_statuses") is None else params["stopped_statuses"],
             api_variant=params.get("api_variant") or "live",
             rate_limit=params.get("rate_limit", 120),  # 0 (pacing off) stays 0
         )

@@ -272,7 +272,11 @@ def error_from_response(status, reason, body, what, server_id=None, retry_note="
             "or raise retry_timeout." % (what, said, retry_note),
             status=status, server_id=server_id)
     reason_text = (" " + reason) if reason else ""
-    advice = (" " + check_base_url(base_url_hint)) if foreign and status < 500 else ""
+    advice = ""
+    if foreign:
+        advice = (" " + check_base_url(base_url_hint)) if status < 500 else (
+            " This answer does not look like the panel's API: a proxy or web server in between answered, "
+            "or base_url points elsewhere.")
     return PanelApiError(
         "The panel answered HTTP %s%s for %s%s%s.%s" % (status, reason_text, what, said, retry_note, advice),
         status=status, server_id=server_id)

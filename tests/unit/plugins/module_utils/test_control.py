@@ -730,3 +730,9 @@ def test_check_mode_and_no_wait_make_no_shared_reads():
     run_control(client, request("restarted"), check_mode=True, status_reads=reads)
     run_control(client, request("restarted", wait=False), status_reads=reads)
     assert reads.asked == []
+
+
+def test_an_empty_stopped_statuses_is_refused_not_replaced_by_the_default():
+    params = {"state": "stopped", "id": "mc-01", "stopped_statuses": []}
+    assert ControlRequest.from_params(params).problems() == ["stopped_statuses must name at least one status."]
+    assert ControlRequest.from_params(dict(params, stopped_statuses=None)).stopped_statuses == ("offline", "stopped")
