@@ -140,13 +140,15 @@ class EmulatorProcess:  # pylint: disable=too-many-instance-attributes
     """The emulator as a child process on a free loopback port."""
 
     def __init__(self, fixture: str | None = None, fleet_size: int | None = None, python: str = sys.executable,
-                 *, controls: bool = True, startup_timeout: float = 15.0, extra_args: t.Sequence[str] = ()) -> None:
+                 *, controls: bool = True, startup_timeout: float = 15.0, extra_args: t.Sequence[str] = (),
+                 stderr: t.Any = None) -> None:
         self.fixture = fixture
         self.fleet_size = fleet_size
         self.python = python
         self.controls = controls
         self.startup_timeout = startup_timeout
         self.extra_args = tuple(extra_args)
+        self.stderr = stderr  # where the emulator's log goes (a file object); None: this process's stderr
         self.live_url: str | None = None
         self.planned_url: str | None = None
         self.control_url: str | None = None
@@ -171,7 +173,7 @@ class EmulatorProcess:  # pylint: disable=too-many-instance-attributes
         if self._process is not None:
             raise EmulatorError("the emulator is already running")
         process = subprocess.Popen(  # pylint: disable=consider-using-with
-            self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None)
+            self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
         self._process = process
         lines: queue.Queue = queue.Queue()
         self._reader = threading.Thread(target=_forward_lines, args=(process.stdout, lines), name="emulator-stdout", daemon=True)
