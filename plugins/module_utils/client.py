@@ -483,7 +483,7 @@ def _looks_like_server(raw):
     """
     if "id" in raw or "name" in raw:
         return True
-    return len(set(raw) & {"name", "game", "status", "players", "uptime_seconds", "cpu", "memory_mb"}) >= 2
+    return len(set(raw) & {"game", "status", "players", "uptime_seconds", "cpu", "memory_mb"}) >= 2
 
 
 def _normalize(raw, what):
