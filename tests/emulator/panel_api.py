@@ -126,6 +126,10 @@ async def handle(request: web.Request) -> web.StreamResponse:
         response = await _answer(request, state, call, token, label)
     except ApiError as error:
         response = error.response()
+    except ConnectionResetError:
+        # The client went away before its body was read (its timeout ran out during an injected
+        # delay): nothing was queued and nobody is left to answer, which is no error of the panel.
+        return web.Response(status=499)
     if state.faults and call.is_action and response.status == 202:
         # Only an action that really was queued meets an "after" fault.
         answer = await _inject(request, state, call, "after")
