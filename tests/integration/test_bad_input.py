@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from panel_doubles import CannedPanel
 
 PLAYBOOK = "reliability/bad_input.yml"
@@ -108,26 +106,36 @@ def test_a_base_url_without_the_version_segment_blames_base_url_not_the_id(ansib
 
 HUGE = b"<html>" + b"A" * (5 * 1024 * 1024) + b"</html>"
 
+# (case, status, body, Content-Type, what the message must say)
+FOREIGN_ANSWERS = [
+    ("html", 200, b"<!DOCTYPE html><html><body>Welcome to nginx!</body></html>", "text/html", "not JSON"),
+    ("empty", 200, b"", "application/json", "empty body"),
+    ("invalid JSON", 200, b"{\"servers\": [", "application/json", "not JSON"),
+    ("5 MB of HTML", 200, HUGE, "text/html", "not JSON"),
+    ("a health check's JSON", 200, json.dumps({"status": "ok", "version": "1.2"}).encode(), "application/json",
+     "not a server"),
+    ("a JSON array", 200, json.dumps([1, 2, 3]).encode(), "application/json", "not a server object"),
+    ("an HTML 404", 404, b"<html><h1>404 Not Found</h1></html>", "text/html", "Check base_url"),
+    ("an empty 404", 404, b"", "text/plain", "Check base_url"),
+    ("5 MB of HTML with a 500", 500, HUGE, "text/html", "not the panel's JSON"),
+]
 
-@pytest.mark.parametrize("status, body, content_type, expected", [
-    (200, b"<!DOCTYPE html><html><body>Welcome to nginx!</body></html>", "text/html", "not JSON"),
-    (200, b"", "application/json", "empty body"),
-    (200, b"{\"servers\": [", "application/json", "not JSON"),
-    (200, HUGE, "text/html", "not JSON"),
-    (200, json.dumps({"status": "ok", "version": "1.2"}).encode(), "application/json", "not a server"),
-    (200, json.dumps([1, 2, 3]).encode(), "application/json", "not a server object"),
-    (404, b"<html><h1>404 Not Found</h1></html>", "text/html", "Check base_url"),
-    (404, b"", "text/plain", "Check base_url"),
-    (500, HUGE, "text/html", "not the panel's JSON"),
-], ids=["html", "empty", "invalid-json", "huge-html", "wrong-shape-object", "wrong-shape-array", "html-404",
-        "empty-404", "huge-500"])
-def test_answers_that_are_not_the_panels_api(ansible, status, body, content_type, expected):
-    with CannedPanel(status, body, {"Content-Type": content_type}) as canned:
-        results = run_cases(ansible, bad_controls=[{"id": "mc-01", "base_url": canned.root + "/v1",
-                                                    "retry_timeout": 0, "wait_timeout": 3}])["controls"]
-    message = results[0]["msg"]
-    assert results[0]["failed"] is True
-    assert expected in message, message
-    assert "Check base_url" in message or "does not look like the panel's API" in message, message
-    assert len(message) < MAX_MESSAGE, len(message)
-    assert all(method == "GET" for method, _path in canned.requests)
+
+def test_answers_that_are_not_the_panels_api(ansible):
+    panels = [CannedPanel(status, body, {"Content-Type": content_type})
+              for _case, status, body, content_type, _expected in FOREIGN_ANSWERS]
+    try:
+        cases = [{"id": "mc-01", "base_url": panel.root + "/v1", "retry_timeout": 0, "wait_timeout": 3}
+                 for panel in panels]
+        results = run_cases(ansible, bad_controls=cases)["controls"]
+    finally:
+        for panel in panels:
+            panel.close()
+    assert len(results) == len(FOREIGN_ANSWERS)
+    for (case, _status, _body, _type, expected), result, panel in zip(FOREIGN_ANSWERS, results, panels):
+        message = result["msg"]
+        assert result["failed"] is True, case
+        assert expected in message, (case, message)
+        assert "Check base_url" in message or "does not look like the panel's API" in message, (case, message)
+        assert len(message) < MAX_MESSAGE, (case, len(message))
+        assert [method for method, _path in panel.requests] == ["GET"], (case, panel.requests)
