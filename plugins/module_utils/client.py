@@ -233,12 +233,13 @@ class PanelClient(object):
         retry_timeout later; a read started before the deadline still takes up to
         request_timeout.
         """
-        previous = self._retry.limit
-        self._retry.limit = (self.clock.monotonic() + max(float(seconds), 0.0), option)
+        previous = self._retry.limit_at, self._retry.limit_option
+        self._retry.limit_at = self.clock.monotonic() + max(float(seconds), 0.0)
+        self._retry.limit_option = option
         try:
             yield
         finally:
-            self._retry.limit = previous
+            self._retry.limit_at, self._retry.limit_option = previous
 
     @staticmethod
     def _check_base_url(base_url):

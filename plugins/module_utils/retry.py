@@ -23,7 +23,7 @@ When to send a request again:
 
 Every retry happens within ``retry_timeout`` seconds of the first attempt: a wait that
 would end past that deadline is not started, the last answer is reported instead.
-A caller with a deadline of its own (a wait's ``wait_timeout``) sets ``limit``: retries
+A caller with a deadline of its own (a wait's ``wait_timeout``) sets ``limit_at``: retries
 then also stop at that instant, so one read cannot carry the wait past its end.  Such a
 give-up is marked transient (``PanelError.transient``): asking again later may work.
 
@@ -203,8 +203,9 @@ class RetryPolicy(object):
         self.rng = rng or random.random
         self.panel_address = panel_address
         self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
-        # (monotonic instant, option name) of an outer deadline retries must respect, or None.
-        self.limit = None
+        # An outer deadline retries must respect (a monotonic instant, or None), and the option it comes from.
+        self.limit_at = None
+        self.limit_option = None
 
     def send(self, method, attempt, what, server_id=None):
         """Run ``attempt()`` (one HTTP exchange returning a requests.Response) until final.
@@ -215,8 +216,8 @@ class RetryPolicy(object):
         """
         is_read = method.upper() == "GET"
         deadline, budget_name = self.clock.monotonic() + self.retry_timeout, "retry_timeout=%g s" % self.retry_timeout
-        if self.limit is not None and self.limit[0] < deadline:
-            deadline, budget_name = self.limit
+        if self.limit_at is not None and self.limit_at < deadline:
+            deadline, budget_name = self.limit_at, self.limit_option
         retries = 0
         while True:
             if self.budget is not None:

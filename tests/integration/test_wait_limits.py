@@ -52,6 +52,7 @@ def test_a_long_retry_after_during_the_wait_does_not_extend_it(ansible, emulator
 
 def test_an_outage_shorter_than_the_wait_is_waited_out(ansible, emulator):
     emulator.control.settings(checkin_interval=NEVER)
+
     def outage():
         emulator.control.add_fault(kind="status", status=503, method="GET", count=6)
         emulator.control.checkin("mc-02")  # the agent applies the restart during the outage

@@ -17,8 +17,6 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
     PanelTransportError,
 )
 
-from panel_fakes import FakePanel
-
 HTML_404 = "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body>" + "x" * 5000 + "</body></html>"
 
 

@@ -37,7 +37,7 @@ def restart(panel, **options):
 def test_a_long_retry_after_does_not_carry_the_wait_past_wait_timeout():
     panel = FakePanel()
     panel.reply(json=server()).reply(status=202, json={"state": "queued"})
-    for _ in range(30):
+    for _reply in range(30):
         panel.reply(status=429, json={"error": {"message": "slow down"}}, headers={"Retry-After": "20"})
     failure, elapsed = restart(panel, wait_timeout=30, retry_timeout=60)
     assert isinstance(failure, ControlFailed)
@@ -50,7 +50,7 @@ def test_a_long_retry_after_does_not_carry_the_wait_past_wait_timeout():
 def test_an_outage_shorter_than_the_wait_does_not_end_it():
     panel = FakePanel()
     panel.reply(json=server()).reply(status=202, json={"state": "queued"})
-    for _ in range(8):  # each read's retries run out (retry_timeout 3 s), the wait polls on
+    for _reply in range(8):  # each read's retries run out (retry_timeout 3 s), the wait polls on
         panel.reply(status=503, body="<html>maintenance</html>")
     panel.reply(json=server(uptime=4))
     result, elapsed = restart(panel, wait_timeout=300, retry_timeout=3)
@@ -73,7 +73,7 @@ def test_a_failure_that_waiting_cannot_cure_still_ends_the_wait_at_once():
 def test_an_outage_lasting_past_the_wait_says_the_reads_failed():
     panel = FakePanel()
     panel.reply(json=server()).reply(status=202, json={"state": "queued"})
-    for _ in range(40):
+    for _reply in range(40):
         panel.reply(status=503, json={"error": {"message": "down"}}, headers={"Retry-After": "4"})
     failure, elapsed = restart(panel, wait_timeout=20, retry_timeout=60)
     assert elapsed <= 20
@@ -83,7 +83,7 @@ def test_an_outage_lasting_past_the_wait_says_the_reads_failed():
 
 def test_the_client_deadline_bounds_retries_and_marks_the_give_up_transient():
     panel = FakePanel()
-    for _ in range(3):
+    for _reply in range(3):
         panel.reply(status=429, headers={"Retry-After": "4"})
     client = panel.client(retry_timeout=600)
     with client.deadline(10, "wait_timeout=10 s"):
@@ -92,7 +92,7 @@ def test_the_client_deadline_bounds_retries_and_marks_the_give_up_transient():
     assert caught.value.transient is True
     assert "wait_timeout=10 s" in str(caught.value)
     assert panel.clock.sleeps == [4, 4]
-    assert client._retry.limit is None  # the block restored the policy
+    assert client._retry.limit_at is None  # the block restored the policy
 
 
 def test_outside_a_deadline_retry_timeout_alone_decides():
