@@ -284,7 +284,7 @@ def test_post_answer_lost_before_queueing_fails_without_resending(ansible, emula
     emulator.control.add_fault(kind="status", status=503, method="POST", phase="before", count=1)
     result = control(ansible, id="mc-02", state="restarted", wait_timeout=2, expect_failure=True)
     assert result["failed"] is True
-    assert "may already be queued" in result["msg"] and "did not send it again" in result["msg"]
+    assert "may already be queued, not confirmed" in result["msg"] and "It was not sent again" in result["msg"]
     assert (result["changed"], result["converged"]) == (True, False)
     counters = emulator.control.counters()
     assert posts(counters, "mc-02") == 1
