@@ -64,7 +64,7 @@ options:
       - V(restarted) always queues a restart, except for an online server that O(min_uptime) counts as
         already restarted.
       - V(restarted) on a server that is not online (C(offline), C(stopped), or any other status) starts it, as
-        M(ansible.builtin.service) does. To restart only running servers, select the online ones first (the
+        C(ansible.builtin.service) does. To restart only running servers, select the online ones first (the
         C(status_online) group of the inventory, or M(gamepanel.panel.server_info) with a C(status) filter), or use
         the C(gamepanel.panel.rolling_restart) role, which never starts a server.
       - The planned API variant (O(api_variant=planned)) can only restart; V(started) and V(stopped) fail there.
