@@ -10,7 +10,8 @@ live in retry.py, request pacing in ratelimit.py, message wording in errors.py.
 
 The API token never leaves this object except in the Authorization header: it is
 held by a wrapper whose repr is redacted, every PanelError leaving a public method
-is scrubbed of it, and the rate budget only ever stores its SHA-256.
+is scrubbed of it, and the shared state (rate budget, status snapshots) is named by
+``state_key``, its SHA-256, which only the client derives.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils import errors
 from ansible_collections.gamepanel.panel.plugins.module_utils.ratelimit import SharedBudget
 from ansible_collections.gamepanel.panel.plugins.module_utils.retry import RetryPolicy, SystemClock
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import SUBRESOURCES, normalize_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.state import key_for_token
 
 try:
     import requests
@@ -197,8 +199,11 @@ class PanelClient(object):
             raise errors.PanelError("rate_limit must be a number of requests per minute, or 0 for no pacing.")
         self.clock = clock or SystemClock()
         self._session = session if session is not None else requests.Session()
+        # The name of this token's shared state (state.py); the token itself stays here.
+        self.state_key = key_for_token(self._token.reveal())
         if budget is None:
-            budget = SharedBudget(self._token.reveal(), rate_limit, clock=self.clock)
+            budget = SharedBudget(self.state_key, rate_limit, clock=self.clock)
+        self._budget = budget
         self._retry = RetryPolicy(retry_timeout, clock=self.clock, budget=budget,
                                   panel_address=urlsplit(self.base_url).netloc)
 
@@ -404,8 +409,12 @@ class PanelClient(object):
             prepared.url = url
         settings = self._session.merge_environment_settings(prepared.url, {}, None, self.validate_certs, None)
         # A redirected POST may turn into a GET or land elsewhere: only reads follow redirects.
-        return self._session.send(prepared, timeout=self.request_timeout, allow_redirects=(method == "GET"),
-                                  **settings)
+        response = self._session.send(prepared, timeout=self.request_timeout, allow_redirects=(method == "GET"),
+                                      **settings)
+        observe = getattr(self._budget, "observe", None)  # the rate-limit headers (and 429s) correct the budget
+        if observe is not None:
+            observe(response.status_code, response.headers)
+        return response
 
     def _json(self, response, what, required=True):
         """The decoded body; None for an empty body unless ``required``."""

@@ -257,14 +257,17 @@ class ServerControl:
     """One run of server_control against one server.  ``run()`` returns the result dict
     or raises ControlFailed carrying the result as far as the run got."""
 
-    def __init__(self, client, request, check_mode=False, diff=False, status_reads=None):
+    def __init__(self, client, request, check_mode=False, diff=False, status_reads=None, before_reads=None):
         self.client = client
         self.status_reads = status_reads  # a SharedStatusReads, or None: every wait read is a GET
+        self.before_reads = before_reads  # a SharedStatusReads, or None: the read before queueing is a GET
         self.request = request
         self.check_mode = check_mode
         self.diff = diff
         self.clock = client.clock
         self.started_at = self.clock.monotonic()
+        # The freshness rule of shared reads: no decision rests on a read that started before the task.
+        self.task_started = self.clock.time()
         self.ceiling = poll_ceiling(request.poll_interval, request.rate_limit)
         self.before = None
         self.server = None
@@ -314,6 +317,12 @@ class ServerControl:
                       % (self.request.api_variant, self.request.api_variant, action, self.request.state))
 
     def resolve(self):
+        if self.request.server_id is not None and self.before_reads is not None:
+            # A shared list read: read_finished is when it ended (the panel saw the server by
+            # then), which Convergence needs as the upper bound of the uptime's instant.
+            server, self.read_started, self.read_finished = self.before_reads.read_before(
+                self.request.server_id, self.task_started)
+            return server
         self.read_started = self.clock.time()
         if self.request.server_id is not None:
             server = self.client.get_server(self.request.server_id)
@@ -507,10 +516,12 @@ class ServerControl:
         raise ControlFailed(message, self.result(), error)
 
 
-def run_control(client, request, check_mode=False, diff=False, status_reads=None):
+def run_control(client, request, check_mode=False, diff=False, status_reads=None, before_reads=None):
     """Bring one server to ``request.state``; return the result dict or raise ControlFailed.
 
     ``status_reads`` (a SharedStatusReads) lets the wait share list reads with other
-    processes waiting on servers of the same token; without it every wait read is a GET.
+    processes working on servers of the same token, and ``before_reads`` (usually the
+    same object) the read before queueing; without them every such read is a GET.
     """
-    return ServerControl(client, request, check_mode=check_mode, diff=diff, status_reads=status_reads).run()
+    return ServerControl(client, request, check_mode=check_mode, diff=diff, status_reads=status_reads,
+                         before_reads=before_reads).run()

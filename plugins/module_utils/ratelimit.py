@@ -3,82 +3,78 @@
 
 """One request budget per API token, shared by every process on the controller.
 
-The panel counts requests per token in a sliding minute.  Ansible runs each task of
-each fork in its own process, and an inventory refresh runs in yet another, so a
-per-process counter would let twenty forks send twenty times the limit and collect
-429s.  Instead every process records the time of each request it sends in one small
-file per token and waits, before sending, until fewer than ``rate_limit`` requests
-were sent in the last 60 seconds.
+How a panel counts, and how the budget follows it:
 
-The file is named by the SHA-256 of the token (never the token), lives under
-``$GAMEPANEL_STATE_DIR`` (default ``~/.ansible/tmp/gamepanel``, created 0700), is
-guarded by an exclusive ``fcntl`` lock held only while reading and rewriting it (never
-while sleeping), and holds at most ``rate_limit`` time stamps: older ones are pruned
-on every write.
+* **A sliding minute per token.**  Every attempt (retries included) takes a slot
+  stamped with the time it was taken; a slot counts for COUNTED_SECONDS, the panel's
+  minute plus a margin for the time a request spends on the wire (the panel stamps
+  it when it arrives, a little after we did), so our stamp never ages out before
+  the panel's does.
+* **Rejected requests may or may not count.**  A request answered 429 keeps its slot
+  (counting it is the safe assumption either way), and the 429 stops every process
+  until the panel's ``Retry-After`` has passed.
+* **History we did not see.**  Another controller, or a process with another state
+  directory, may have spent part of the minute.  So when the budget has seen no
+  request in the last minute, the first request goes out alone (a probe): everyone
+  else waits for its answer, whose rate-limit headers (when the panel sends any)
+  tell how much of the minute is really left.  Any answer carrying them corrects
+  the budget: when the panel says fewer requests remain than we think, the
+  difference is recorded as foreign slots that age out when the panel's window resets.
+  Headers are optional: ``X-RateLimit-Remaining`` / ``X-RateLimit-Reset``,
+  ``RateLimit-Remaining`` / ``RateLimit-Reset`` and the combined
+  ``RateLimit: remaining=..., reset=...`` are read; a panel sending none is paced
+  by the count alone, and a 429 from a foreign spender is handled by retry.py.
 
-When the directory or the lock is unusable (read-only home, no fcntl), the budget
-quietly becomes per process: requests still succeed, pacing is then only local and
-429 handling (retry.py) covers the rest.
+State: the ``budget`` file of the token's StateFiles (state.py), a JSON object with
+``stamps`` (sorted, at most ``rate_limit`` of the counted window), ``blocked_until``
+and ``probe_until``.  When state cannot be shared the same rules run per process.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
+import re
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.retry import SystemClock
-
-try:
-    import fcntl
-except ImportError:  # not on a POSIX controller: per-process budget only
-    fcntl = None
+from ansible_collections.gamepanel.panel.plugins.module_utils.retry import SystemClock, parse_retry_after
+from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
 
 WINDOW_SECONDS = 60.0
-STATE_DIR_ENV = "GAMEPANEL_STATE_DIR"
-DEFAULT_STATE_DIR = os.path.join("~", ".ansible", "tmp", "gamepanel")
+# Seconds a slot counts beyond the panel's minute: a request reaches the panel after we
+# stamp it, and the panel's clock ticks in its own steps.
+WIRE_MARGIN_SECONDS = 1.0
+COUNTED_SECONDS = WINDOW_SECONDS + WIRE_MARGIN_SECONDS
+# How long the others wait for the answer to a probe before spending anyway.
+PROBE_SECONDS = 2.0
 # A wait never shorter than this: avoids a busy loop on clock granularity.
 _MIN_WAIT = 0.01
-
-
-def budget_key(api_token):
-    """The name of a token's budget: the hex SHA-256 of the token."""
-    return hashlib.sha256(api_token.encode("utf-8")).hexdigest()
-
-
-def state_directory(directory=None):
-    """Where budget files live: ``directory``, else $GAMEPANEL_STATE_DIR, else the default."""
-    return os.path.expanduser(directory or os.environ.get(STATE_DIR_ENV) or DEFAULT_STATE_DIR)
+# A wait for a probe's answer is re-checked this often.
+_PROBE_POLL = 0.02
+# A Reset header above this is an epoch time stamp, below it a number of seconds.
+_EPOCH_THRESHOLD = 1e9
 
 
 class SharedBudget(object):
-    """A sliding-window budget of ``rate_limit`` requests per 60 s for one token.
+    """A sliding-window budget of ``rate_limit`` requests per minute for one token.
 
-    ``acquire()`` blocks (through ``clock.sleep``) until a slot is free, records the
-    request and returns the seconds it waited.  ``rate_limit`` of 0 or less disables
-    pacing.  ``shared`` tells whether the budget is really shared across processes.
+    ``key`` names the token's state (``PanelClient.state_key``; never the token).
+    ``acquire()`` blocks (through ``clock.sleep``) until a slot is free, takes it and
+    returns the seconds it waited; ``observe(status, headers)`` feeds back each answer.
+    ``rate_limit`` of 0 or less disables pacing.  ``shared`` tells whether the budget is
+    really shared across processes.
     """
 
-    def __init__(self, api_token, rate_limit, directory=None, clock=None):
+    def __init__(self, key, rate_limit, directory=None, clock=None):
         self.rate_limit = int(rate_limit or 0)
         self.clock = clock or SystemClock()
-        self.path = None
-        self._local_stamps = []
-        if fcntl is None:
-            return
-        directory = state_directory(directory)
-        try:
-            if not os.path.isdir(directory):
-                os.makedirs(directory, mode=0o700, exist_ok=True)
-                os.chmod(directory, 0o700)
-            path = os.path.join(directory, budget_key(api_token) + ".budget")
-            os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
-        except OSError:
-            return
-        self.path = path
+        self.files = StateFiles(key, directory)
+        self._local = {}
 
     @property
     def shared(self):
-        return self.path is not None
+        return self.files.usable
+
+    @property
+    def path(self):
+        return self.files.path("budget")
 
     def __repr__(self):
         return "<SharedBudget rate_limit=%d shared=%s>" % (self.rate_limit, self.shared)
@@ -89,63 +85,113 @@ class SharedBudget(object):
             return 0.0
         waited = 0.0
         while True:
-            wait = self._take_slot()
+            wait = self._change(lambda budget: self._take_slot(budget, self.clock.time()))
             if wait is None:
                 return waited
             self.clock.sleep(wait)
             waited += wait
 
-    def _take_slot(self):
-        """Record a request now if the window has room; else the seconds until it has."""
-        if self.path is not None:
+    def observe(self, status, headers):
+        """Correct the budget from one answer of the panel (its status and headers)."""
+        if self.rate_limit <= 0:
+            return
+        now = self.clock.time()
+        remaining, reset = rate_limit_headers(headers, now)
+        retry_after = parse_retry_after(headers.get("Retry-After"), now) if status == 429 else None
+        self._change(lambda budget: self._learn(budget, now, status, remaining, reset, retry_after))
+
+    # -- the rules, applied to the budget document -------------------------------------
+
+    def _take_slot(self, budget, now):
+        """Take a slot at ``now`` (None), or return the seconds until one may be free."""
+        stamps = _recent(budget.get("stamps"), now)
+        budget["stamps"] = stamps
+        blocked_until = _number(budget.get("blocked_until"))
+        if now < blocked_until < now + 3600:  # later than an hour: a clock set back, ignore it
+            return max(_MIN_WAIT, blocked_until - now)
+        probe_until = _number(budget.get("probe_until"))
+        if now < probe_until < now + PROBE_SECONDS + 1.0:
+            return _PROBE_POLL  # the probe's answer will tell how much of the minute is left
+        if len(stamps) >= self.rate_limit:
+            return max(_MIN_WAIT, stamps[-self.rate_limit] + COUNTED_SECONDS - now)
+        if not stamps:
+            budget["probe_until"] = now + PROBE_SECONDS
+        stamps.append(now)
+        return None
+
+    def _learn(self, budget, now, status, remaining, reset, retry_after):
+        budget.pop("probe_until", None)
+        stamps = _recent(budget.get("stamps"), now)
+        if status == 429:
+            pause = retry_after if retry_after is not None else reset
+            if pause is None:  # no hint at all: assume the panel's minute is full
+                pause = (stamps[0] + COUNTED_SECONDS - now) if stamps else WINDOW_SECONDS
+            budget["blocked_until"] = max(_number(budget.get("blocked_until")), now + max(pause, _MIN_WAIT))
+            remaining = 0 if remaining is None else remaining
+            reset = pause if reset is None else reset
+        if remaining is not None:
+            # The panel knows of fewer free requests than we do: someone else spent them.
+            # Record the difference as foreign slots that age out when its window resets.
+            foreign = (self.rate_limit - len(stamps)) - max(0, remaining)
+            if foreign > 0:
+                ages_out = now + max(0.0, reset if reset is not None else WINDOW_SECONDS)
+                stamps.extend([ages_out - COUNTED_SECONDS] * foreign)
+                stamps.sort()
+        budget["stamps"] = stamps[-self.rate_limit:]
+
+    def _change(self, rule):
+        """Apply ``rule`` to the shared document, or to this process's own when sharing is off."""
+        if self.files.usable:
             try:
-                return self._take_shared_slot()
+                return self.files.update("budget", rule)
             except OSError:
-                self.path = None  # the file went away or became unwritable: degrade
-        self._local_stamps, wait = self._decide(self._local_stamps, self.clock.time())
-        return wait
-
-    def _take_shared_slot(self):
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            # The clock is read under the lock, so stamps are written in time order.
-            stamps, wait = self._decide(_parse_stamps(_read_all(fd)), self.clock.time())
-            if wait is None:
-                os.lseek(fd, 0, os.SEEK_SET)
-                os.ftruncate(fd, 0)
-                os.write(fd, "".join("%.6f\n" % stamp for stamp in stamps).encode("ascii"))
-            return wait
-        finally:
-            os.close(fd)  # also releases the lock
-
-    def _decide(self, stamps, now):
-        """(stamps to keep, None) after recording ``now``, or (stamps, seconds to wait)."""
-        # Keep the stamps of the current window.  Stamps from the future can only come
-        # from a clock set back: dropping them avoids waiting for an hour.
-        recent = sorted(stamp for stamp in stamps if now - WINDOW_SECONDS < stamp <= now + 1.0)
-        if len(recent) < self.rate_limit:
-            recent.append(now)
-            return recent[-self.rate_limit:], None
-        # The window is full: the slot frees when the rate_limit-th newest stamp ages out.
-        frees_at = recent[-self.rate_limit] + WINDOW_SECONDS
-        return recent, max(_MIN_WAIT, frees_at - now)
+                self.files.usable = False  # the file went away or became unwritable: degrade
+        return rule(self._local)
 
 
-def _read_all(fd):
-    chunks = []
-    while True:
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
+def _number(value):
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
-def _parse_stamps(data):
-    stamps = []
-    for line in data.decode("ascii", errors="ignore").split():
-        try:
-            stamps.append(float(line))
-        except ValueError:
-            continue  # a torn or foreign line: ignore it rather than fail a request
-    return stamps
+def _recent(stamps, now):
+    """The stamps still counted at ``now``, sorted.  Stamps from the future can only come
+    from a clock set back: dropping them avoids waiting for an hour."""
+    if not isinstance(stamps, list):
+        return []
+    return sorted(stamp for stamp in stamps
+                  if isinstance(stamp, (int, float)) and now - COUNTED_SECONDS < stamp <= now + 1.0)
+
+
+_COMBINED_FIELD = re.compile(r"(remaining|reset)\s*=\s*([0-9.]+)", re.IGNORECASE)
+
+
+def rate_limit_headers(headers, now):
+    """(remaining, seconds until reset) from whichever rate-limit headers an answer has; None when absent."""
+    remaining = _header_number(headers, ("X-RateLimit-Remaining", "RateLimit-Remaining"))
+    reset = _header_number(headers, ("X-RateLimit-Reset", "RateLimit-Reset"))
+    combined = headers.get("RateLimit")
+    if combined and (remaining is None or reset is None):
+        fields = dict((name.lower(), value) for name, value in _COMBINED_FIELD.findall(combined))
+        remaining = remaining if remaining is not None else _to_number(fields.get("remaining"))
+        reset = reset if reset is not None else _to_number(fields.get("reset"))
+    if reset is not None and reset > _EPOCH_THRESHOLD:
+        reset = reset - now
+    if remaining is not None:
+        remaining = int(remaining)
+    return remaining, (max(0.0, reset) if reset is not None else None)
+
+
+def _header_number(headers, names):
+    for name in names:
+        value = _to_number(headers.get(name))
+        if value is not None:
+            return value
+    return None
+
+
+def _to_number(value):
+    try:
+        number = float(str(value).strip().split(",")[0])
+    except (TypeError, ValueError):
+        return None
+    return number if number >= 0 else None

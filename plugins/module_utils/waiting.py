@@ -9,22 +9,18 @@ request from the one budget the token shares with every other fork, so:
 
 * ``poll_until``: reads start at ``poll_interval`` and slow down geometrically up to a
   ceiling derived from the rate limit; no sleep ever runs past the deadline;
-* ``SharedStatusReads``: when several processes (forks) wait on servers of the same
-  token at once, one list read answers all of them (see its docstring).
+* ``SharedStatusReads``: when several processes (forks) work on servers of the same
+  token at once, one list read answers the read before queueing and the waits'
+  reads of all of them (see its docstring).
 """
 
 from __future__ import annotations
 
-import json
+import math
 import os
 
-try:
-    import fcntl
-except ImportError:  # not on a POSIX controller: every waiter reads its own server
-    fcntl = None
-
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
-from ansible_collections.gamepanel.panel.plugins.module_utils.ratelimit import budget_key, state_directory
+from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
 
 BACKOFF_FACTOR = 1.5
 
@@ -82,121 +78,142 @@ def poll_until(clock, read, done, timeout, poll_interval, ceiling):
         interval = min(interval * BACKOFF_FACTOR, max(float(ceiling), interval))
 
 
-# A waiter counts as active while it polled within this many seconds (the slowest poll
-# ceiling is 30 s, so an active waiter always refreshes its entry in time).
+# A task counts as active while it read (or joined) within this many seconds (the slowest
+# poll ceiling is 30 s, so an active waiter always refreshes its entry in time).
 ACTIVE_WAITER_SECONDS = 60.0
-# A list read pays off only when at least this many waiters share it, and more waiters
-# than the requests the list read costs (its pages, as the last list read measured).
+# Sharing starts when at least this many tasks of one token are active at once.
 MIN_SHARING_WAITERS = 3
-# How long a waiter waits for another process's list read before reading on its own.
+# How long a reader waits for another process's list read before reading on its own.
 LIST_READ_WAIT_SECONDS = 5.0
-_LOCK_RETRY_SECONDS = 0.05
+_CLAIM_POLL_SECONDS = 0.02
+# Shared reads happen on a grid of wall-clock instants ("ticks"), so that the reads
+# many tasks need at about the same time fall on the same instant and one list read
+# answers them all.  The grid is coarser on a small plan, where every request counts:
+# TICK_BUDGET_SECONDS / rate_limit, between SHORTEST_TICK and LONGEST_TICK seconds
+# (2.5 s on the Pro plan's 120 requests per minute, 1 s on Team's 600).
+TICK_BUDGET_SECONDS = 300.0
+SHORTEST_TICK = 1.0
+LONGEST_TICK = 5.0
+
+
+def tick_seconds(rate_limit):
+    """The spacing of the shared-read grid for a token with ``rate_limit`` requests per minute."""
+    if not rate_limit or rate_limit <= 0:
+        return SHORTEST_TICK
+    return min(LONGEST_TICK, max(SHORTEST_TICK, TICK_BUDGET_SECONDS / float(rate_limit)))
 
 
 class SharedStatusReads:
     """Status reads of many servers at once, coalesced into list reads across processes.
 
-    In a fleet restart every fork waits on its own server and would poll
-    ``GET /servers/{id}``; twenty forks cost twenty requests per round.  Instead, when
-    at least MIN_SHARING_WAITERS waiters of the same token are active (and more than
-    the pages a list read costs), the first one due reads ``GET /servers`` and leaves
-    the result as a snapshot file; the others answer their read from it.
+    In a fleet restart every fork reads its server before queueing and again and
+    again while it waits; twenty forks would cost twenty ``GET /servers/{id}`` per
+    round.  Instead, while at least MIN_SHARING_WAITERS tasks of the same token are
+    active (and more of them than the pages a list read costs), a read waits for the
+    next instant of a common grid (``tick_seconds``), and at that instant one of
+    the processes due reads ``GET /servers`` for all of them and leaves the result as
+    a snapshot; the others answer from it.  When at the tick no more tasks are due
+    than the list read costs pages, each reads its own server instead.  A lone task
+    never waits for a tick: it makes its single GET at once.
 
-    A snapshot may answer a read only if its list read *started* after
-    ``not_before``: the waiter passes the instant its POST was answered (and then its
-    previous read), so an answer can never predate the action it is waiting for, and
-    each read sees something newer than the last.  Wall-clock time (``clock.time()``)
-    is the common time of all processes; snapshots from the future (a clock set back)
-    are ignored.
+    The freshness rule that keeps decisions exact: a snapshot answers a read only if
+    its list read *started* at or after ``not_before`` and at or after the tick the
+    read was due at.  The read before queueing passes the instant the task started,
+    so an action is never decided on a read that started before the task did; a
+    waiter passes the instant its POST was answered, then just after its previous
+    read, so an answer never predates the action and each read sees something newer.
+    Wall-clock time (``clock.time()``) is the common time of all processes; snapshots
+    from the future (a clock set back) are ignored.
 
-    Files, under the state directory, named by ``key`` (a hash of the token, never the
-    token): ``<key>.waiters`` (pid and last poll of each active waiter),
-    ``<key>.snapshot`` (the last list read: when it started, for which panel, how many
-    requests it cost, the servers) and ``<key>.snapshot.lock`` (held while a process
-    reads the list).  Any file problem quietly turns sharing off: every read is then
-    the waiter's own GET, exactly as without this class.
+    State (state.py, the token's StateFiles): ``readers`` (each active task's last
+    sign of life and the tick it is due at; which process claimed the list read of a
+    tick; what the last list read cost in requests) and ``snapshot`` (the last list
+    read: when it started and ended, for which panel, the servers).  No lock is held
+    while the list is read: a claim in ``readers`` tells the others to wait for it
+    (at most LIST_READ_WAIT_SECONDS).  Any file problem quietly turns sharing off:
+    every read is then the task's own GET, exactly as without this class.
     """
 
-    def __init__(self, client, key, directory, panel):
+    def __init__(self, client, files, panel, tick=SHORTEST_TICK, member=None):
         self.client = client
         self.clock = client.clock
+        self.files = files
         self.panel = panel  # which panel and variant the snapshot describes (base URL and variant)
-        self.pid = str(os.getpid())
-        base = os.path.join(directory, key)
-        self.waiters_path = base + ".waiters"
-        self.snapshot_path = base + ".snapshot"
-        self.lock_path = base + ".snapshot.lock"
-        self.enabled = fcntl is not None
-        self.registered = False  # whether this waiter has an entry in the waiters file
-        if self.enabled:
-            try:
-                os.makedirs(directory, mode=0o700, exist_ok=True)
-            except OSError:
-                self.enabled = False
+        self.tick = float(tick)
+        self.member = member or str(os.getpid())
+        self.enabled = files.usable
+        self.registered = False  # whether this task has an entry in the readers file
 
     @classmethod
-    def for_client(cls, client, api_token, directory=None):
-        """The shared reads of ``client``'s token, under the state directory the rate budget uses."""
-        return cls(client, budget_key(api_token), state_directory(directory), "%s %s" % (client.api_variant, client.base_url))
+    def for_client(cls, client, rate_limit, directory=None):
+        """The shared reads of ``client``'s token, in the state directory the rate budget uses."""
+        return cls(client, StateFiles(client.state_key, directory),
+                   "%s %s" % (client.api_variant, client.base_url), tick_seconds(rate_limit))
+
+    def join(self):
+        """This task has started: it counts towards sharing from now on."""
+        self._guarded(lambda: self.files.update("readers", self._touch(self.clock.time())))
+
+    def read_before(self, server_id, not_before):
+        """(server, started, finished): the server as a read that started at or after ``not_before`` saw it.
+
+        ``finished`` is when that read ended: the latest instant the panel can have
+        produced the answer (a shared list read's end, or the task's own GET's end).
+        """
+        shared = self._guarded(lambda: self._shared_read(server_id, not_before))
+        if shared is not None:
+            return shared
+        started = self.clock.time()
+        server = self.client.get_server(server_id)
+        return server, started, self.clock.time()
 
     def read(self, server_id, not_before):
         """(server, view_time): the server as seen at or after wall time ``not_before``.
 
         ``view_time`` is the wall time the read started (a shared list read's start, or
-        the waiter's own GET): pass it, slightly increased, as the next ``not_before``.
+        the task's own GET): pass it, slightly increased, as the next ``not_before``.
         """
-        if self.enabled:
-            try:
-                shared = self._shared_read(server_id, not_before)
-            except (OSError, ValueError):
-                self.enabled = False
-                shared = None
-            if shared is not None:
-                return shared
-        started = self.clock.time()
-        return self.client.get_server(server_id), started
+        server, started, unused = self.read_before(server_id, not_before)
+        return server, started
 
     def close(self):
-        """This waiter stops waiting: it no longer counts towards sharing."""
-        if self.enabled and self.registered:
-            try:
-                self._update_waiters(remove=True)
-            except OSError:
-                pass
+        """This task is done: it no longer counts towards sharing."""
+        if self.registered:
+            self._guarded(lambda: self.files.update("readers", self._leave))
 
     # -- sharing -----------------------------------------------------------------------
 
-    def _shared_read(self, server_id, not_before):
-        waiters = self._update_waiters()
-        snapshot = self._load_snapshot()
-        cost = snapshot.get("cost", 1) if snapshot else 1
-        if waiters < MIN_SHARING_WAITERS or waiters <= cost:
+    def _guarded(self, action):
+        if not self.enabled:
             return None
-        found = self._answer(snapshot, server_id, not_before)
-        if found is not None:
-            return found
-        lock = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            if self._lock_within(lock, LIST_READ_WAIT_SECONDS):
-                # Someone may have finished a list read while we were getting here.
-                found = self._answer(self._load_snapshot(), server_id, not_before)
-                return found if found is not None else self._read_list(server_id, not_before)
-            # Another process is still reading the list: use its result if it is ready.
-            return self._answer(self._load_snapshot(), server_id, not_before)
-        finally:
-            os.close(lock)  # also releases the lock
+            return action()
+        except (OSError, ValueError):
+            self.enabled = False
+            return None
 
-    def _lock_within(self, fd, seconds):
-        """Take the lock, waiting up to ``seconds`` for another process's list read to end."""
-        deadline = self.clock.monotonic() + seconds
+    def _shared_read(self, server_id, not_before):
+        now = self.clock.time()
+        active, cost = self.files.update("readers", self._touch(now))
+        if active < MIN_SHARING_WAITERS or active <= cost:
+            return None
+        tick = math.ceil(max(now, not_before) / self.tick) * self.tick
+        self.files.update("readers", self._touch(now, due=tick))
+        if tick > now:
+            self.clock.sleep(tick - now)
+        deadline = self.clock.monotonic() + LIST_READ_WAIT_SECONDS
         while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return True
-            except BlockingIOError:
-                if self.clock.monotonic() >= deadline:
-                    return False
-                self.clock.sleep(_LOCK_RETRY_SECONDS)
+            found = self._answer(self.files.read("snapshot"), server_id, max(not_before, tick))
+            if found is not None:
+                self.files.update("readers", self._touch(self.clock.time()))
+                return found
+            decision = self.files.update("readers", self._decide(tick))
+            if decision == "read":
+                return self._read_list(server_id, max(not_before, tick))
+            if decision == "own" or self.clock.monotonic() >= deadline:
+                self.files.update("readers", self._touch(self.clock.time()))
+                return None
+            self.clock.sleep(_CLAIM_POLL_SECONDS)  # another process is reading the list for this tick
 
     def _read_list(self, server_id, not_before):
         started = self.clock.time()
@@ -204,66 +221,82 @@ class SharedStatusReads:
         try:
             servers = self.client.list_servers()
         except PanelError:
-            return None  # the waiter's own GET decides
-        snapshot = {
-            "started": started,
-            "panel": self.panel,
-            "cost": max(1, self.client.stats["requests"] - requests_before),
-            "servers": dict((server["id"], server) for server in servers if server.get("id") is not None),
-        }
-        temp = "%s.%s.tmp" % (self.snapshot_path, self.pid)
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(snapshot, handle)
-        os.replace(temp, self.snapshot_path)
-        return self._answer(snapshot, server_id, not_before)
+            servers = None  # the task's own GET decides
+        finished = self.clock.time()
+        cost = max(1, self.client.stats["requests"] - requests_before)
+        if servers is not None:
+            snapshot = {
+                "started": started,
+                "finished": finished,
+                "panel": self.panel,
+                "servers": dict((server["id"], server) for server in servers if server.get("id") is not None),
+            }
+            self.files.update("snapshot", lambda document: (document.clear(), document.update(snapshot)))
+        self.files.update("readers", self._release_claim(finished, cost))
+        return None if servers is None else self._answer(snapshot, server_id, not_before)
 
     def _answer(self, snapshot, server_id, not_before):
         if not snapshot or snapshot.get("panel") != self.panel:
             return None
-        started = snapshot.get("started")
-        if not isinstance(started, (int, float)) or started < not_before or started > self.clock.time() + 1.0:
+        started, finished = snapshot.get("started"), snapshot.get("finished")
+        if not all(isinstance(stamp, (int, float)) for stamp in (started, finished)):
             return None
-        server = snapshot.get("servers", {}).get(server_id)
-        return None if server is None else (server, started)
-
-    def _load_snapshot(self):
-        try:
-            with open(self.snapshot_path, encoding="utf-8") as handle:
-                snapshot = json.load(handle)
-        except (OSError, ValueError):
+        if started < not_before or finished > self.clock.time() + 1.0:
             return None
-        return snapshot if isinstance(snapshot, dict) else None
+        servers = snapshot.get("servers")
+        server = servers.get(server_id) if isinstance(servers, dict) else None
+        return None if not isinstance(server, dict) else (server, started, finished)
 
-    def _update_waiters(self, remove=False):
-        """Stamp (or remove) this waiter, drop waiters gone quiet; returns how many are active."""
-        fd = os.open(self.waiters_path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+    # -- changes to the readers document (run under its lock) --------------------------
+
+    def _prune(self, readers, now):
+        tasks = readers.get("tasks")
+        if not isinstance(tasks, dict):
+            tasks = {}
+        readers["tasks"] = dict(
+            (member, entry) for member, entry in tasks.items()
+            if isinstance(entry, dict) and isinstance(entry.get("seen"), (int, float))
+            and now - ACTIVE_WAITER_SECONDS < entry["seen"] <= now + 1.0)
+        return readers["tasks"]
+
+    def _touch(self, now, due=None):
+        """Stamp this task (due at ``due``, or not waiting for a tick); returns (active tasks, list cost)."""
+        def change(readers):
+            tasks = self._prune(readers, now)
+            tasks[self.member] = {"seen": now, "due": due}
+            self.registered = True
+            cost = readers.get("cost")
+            return len(tasks), cost if isinstance(cost, int) and cost > 0 else 1
+        return change
+
+    def _leave(self, readers):
+        self._prune(readers, self.clock.time()).pop(self.member, None)
+        self.registered = False
+
+    def _decide(self, tick):
+        """Under the lock: "read" (this process reads the list for ``tick``), "wait" (another is), or "own"."""
+        def change(readers):
             now = self.clock.time()
-            chunks = []
-            while True:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-            active = {}
-            for line in b"".join(chunks).decode("ascii", "replace").splitlines():
-                parts = line.split()
-                try:
-                    pid, stamp = parts[0], float(parts[1])
-                except (IndexError, ValueError):
-                    continue
-                if now - ACTIVE_WAITER_SECONDS < stamp <= now + 1.0:
-                    active[pid] = stamp
-            if remove:
-                active.pop(self.pid, None)
-            else:
-                active[self.pid] = now
-            self.registered = not remove
-            os.lseek(fd, 0, os.SEEK_SET)
-            os.ftruncate(fd, 0)
-            os.write(fd, "".join("%s %.6f\n" % item for item in sorted(active.items())).encode("ascii"))
-            return len(active)
-        finally:
-            os.close(fd)
+            tasks = self._prune(readers, now)
+            claim = readers.get("claim")
+            if (isinstance(claim, dict) and claim.get("member") != self.member and claim.get("tick") == tick
+                    and isinstance(claim.get("at"), (int, float)) and now - LIST_READ_WAIT_SECONDS < claim["at"] <= now + 1.0):
+                return "wait"
+            due = sum(1 for entry in tasks.values() if isinstance(entry.get("due"), (int, float)) and entry["due"] <= tick)
+            cost = readers.get("cost") if isinstance(readers.get("cost"), int) else 1
+            if due <= cost:
+                return "own"
+            readers["claim"] = {"member": self.member, "tick": tick, "at": now}
+            return "read"
+        return change
+
+    def _release_claim(self, now, cost):
+        def change(readers):
+            tasks = self._prune(readers, now)
+            if self.member in tasks:
+                tasks[self.member] = {"seen": now, "due": None}
+            claim = readers.get("claim")
+            if isinstance(claim, dict) and claim.get("member") == self.member:
+                readers.pop("claim")
+            readers["cost"] = cost
+        return change

@@ -293,46 +293,17 @@ diff:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
-from ansible_collections.gamepanel.panel.plugins.module_utils.module import client_from_module, panel_argument_spec
-from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import SharedStatusReads
-
-
-def argument_spec():
-    spec = panel_argument_spec()
-    spec.update(
-        id=dict(type="str"),
-        name=dict(type="str"),
-        state=dict(type="str", required=True, choices=["started", "stopped", "restarted"]),
-        wait=dict(type="bool", default=True),
-        wait_timeout=dict(type="int", default=300),
-        poll_interval=dict(type="float", default=5),
-        min_uptime=dict(type="int"),
-        max_players=dict(type="int"),
-        drain_timeout=dict(type="int", default=0),
-        on_busy=dict(type="str", choices=["skip", "fail"], default="skip"),
-        stopped_statuses=dict(type="list", elements="str", default=["offline", "stopped"]),
-    )
-    return spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_CONTROL, TaskFailed, server_control
 
 
 def main():
-    module = AnsibleModule(
-        argument_spec=argument_spec(),
-        mutually_exclusive=[("id", "name")],
-        required_one_of=[("id", "name")],
-        supports_check_mode=True,
-    )
-    client = client_from_module(module)
-    request = ControlRequest.from_params(module.params)
-    status_reads = SharedStatusReads.for_client(client, module.params["api_token"])
+    # The action plugin of the same name runs the same tasks.server_control in the
+    # controller's worker process when it can; this module runs it everywhere else.
+    module = AnsibleModule(**SERVER_CONTROL.module_kwargs())
     try:
-        result = run_control(client, request, check_mode=module.check_mode, diff=module._diff, status_reads=status_reads)
-    except ControlFailed as failure:
-        # Not fail_from_error: the message puts the panel's error in context (was anything queued?).
-        module.fail_json(msg=failure.message, status=getattr(failure.error, "status", None), **failure.result)
-    finally:
-        status_reads.close()
+        result = server_control(module.params, check_mode=module.check_mode, diff=module._diff)
+    except TaskFailed as failure:
+        module.fail_json(msg=failure.msg, **failure.result)
     module.exit_json(**result)
 
 

@@ -200,43 +200,18 @@ status:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
-from ansible_collections.gamepanel.panel.plugins.module_utils.module import (
-    client_from_module,
-    fail_from_error,
-    panel_argument_spec,
-)
-from ansible_collections.gamepanel.panel.plugins.module_utils.servers import SUBRESOURCES, select_servers
+from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_INFO, TaskFailed, server_info
 
 
 def main():
-    argument_spec = panel_argument_spec()
-    argument_spec.update(
-        id=dict(type="str"),
-        name=dict(type="list", elements="str"),
-        game=dict(type="list", elements="str"),
-        status=dict(type="list", elements="str"),
-        include=dict(type="list", elements="str", choices=list(SUBRESOURCES), default=[]),
-    )
-    module = AnsibleModule(
-        argument_spec=argument_spec,
-        mutually_exclusive=[("id", "name"), ("id", "game"), ("id", "status")],
-        supports_check_mode=True,
-    )
-    client = client_from_module(module)
-    params = module.params
+    # The action plugin of the same name runs the same tasks.server_info in the
+    # controller's worker process when it can; this module runs it everywhere else.
+    module = AnsibleModule(**SERVER_INFO.module_kwargs())
     try:
-        servers = select_servers(
-            client,
-            server_id=params["id"],
-            names=params["name"],
-            games=params["game"],
-            statuses=params["status"],
-            include=params["include"],
-        )
-    except PanelError as error:
-        fail_from_error(module, error, client=client, servers=[])
-    module.exit_json(changed=False, servers=servers, api=client.stats)
+        result = server_info(module.params)
+    except TaskFailed as failure:
+        module.fail_json(msg=failure.msg, **failure.result)
+    module.exit_json(**result)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,21 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""gamepanel.panel.server_info: in the controller's worker process when the task runs on the controller.
+
+Documentation, options and return values: the module of the same name.  See
+plugins/plugin_utils/in_process.py for when the module is executed instead.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_INFO, server_info
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.in_process import InProcessAction
+
+
+class ActionModule(InProcessAction):
+
+    TASK_SPEC = SERVER_INFO
+
+    def perform(self, params, check_mode, diff):
+        return server_info(params)

@@ -1,0 +1,134 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""What a server_info or server_control task does, given its validated parameters.
+
+A task runs in one of two ways, with this one implementation:
+
+* as a module (``plugins/modules/``), on whichever host runs it: AnsibleModule
+  validates the parameters and these functions do the rest;
+* through the action plugins of the same names (``plugins/action/``), in the
+  controller's worker process itself when the task runs on the controller: no
+  interpreter is started and nothing is copied.  They validate the parameters against
+  the same ``TaskSpec`` and call the same functions.
+
+Each function returns the task's result dict or raises TaskFailed holding the
+message and the result as far as the task got; neither ever holds the token.
+"""
+
+from __future__ import annotations
+
+from ansible.module_utils.basic import env_fallback, missing_required_lib
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.client import HAS_REQUESTS, PanelClient
+from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.servers import SUBRESOURCES, select_servers
+from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import SharedStatusReads
+
+
+class TaskSpec(object):
+    """A task's argument spec and the constraints between its options."""
+
+    def __init__(self, argument_spec, mutually_exclusive=(), required_one_of=()):
+        self.argument_spec = argument_spec
+        self.mutually_exclusive = [list(group) for group in mutually_exclusive]
+        self.required_one_of = [list(group) for group in required_one_of]
+
+    def module_kwargs(self):
+        """The keyword arguments AnsibleModule takes for this spec."""
+        return dict(argument_spec=self.argument_spec, mutually_exclusive=self.mutually_exclusive,
+                    required_one_of=self.required_one_of, supports_check_mode=True)
+
+    def environment_options(self):
+        """{option: [environment variable names]} of the options with an environment fallback."""
+        return dict((name, list(option["fallback"][1])) for name, option in self.argument_spec.items()
+                    if option.get("fallback") and option["fallback"][0] is env_fallback)
+
+
+def _server_control_spec():
+    spec = panel_argument_spec()
+    spec.update(
+        id=dict(type="str"),
+        name=dict(type="str"),
+        state=dict(type="str", required=True, choices=["started", "stopped", "restarted"]),
+        wait=dict(type="bool", default=True),
+        wait_timeout=dict(type="int", default=300),
+        poll_interval=dict(type="float", default=5),
+        min_uptime=dict(type="int"),
+        max_players=dict(type="int"),
+        drain_timeout=dict(type="int", default=0),
+        on_busy=dict(type="str", choices=["skip", "fail"], default="skip"),
+        stopped_statuses=dict(type="list", elements="str", default=["offline", "stopped"]),
+    )
+    return TaskSpec(spec, mutually_exclusive=[("id", "name")], required_one_of=[("id", "name")])
+
+
+def _server_info_spec():
+    spec = panel_argument_spec()
+    spec.update(
+        id=dict(type="str"),
+        name=dict(type="list", elements="str"),
+        game=dict(type="list", elements="str"),
+        status=dict(type="list", elements="str"),
+        include=dict(type="list", elements="str", choices=list(SUBRESOURCES), default=[]),
+    )
+    return TaskSpec(spec, mutually_exclusive=[("id", "name"), ("id", "game"), ("id", "status")])
+
+
+SERVER_CONTROL = _server_control_spec()
+SERVER_INFO = _server_info_spec()
+
+
+class TaskFailed(Exception):
+    """The task fails with ``msg``; ``result`` holds its other return values."""
+
+    def __init__(self, msg, **result):
+        super(TaskFailed, self).__init__(msg)
+        self.msg = msg
+        self.result = result
+
+
+def client_from_params(params):
+    """A PanelClient configured from a task's parameters; TaskFailed on bad settings."""
+    if not HAS_REQUESTS:
+        raise TaskFailed(missing_required_lib("requests"))
+    try:
+        return PanelClient(
+            params["base_url"],
+            params["api_token"],
+            api_variant=params["api_variant"],
+            validate_certs=params["validate_certs"],
+            request_timeout=params["request_timeout"],
+            rate_limit=params["rate_limit"],
+            retry_timeout=params["retry_timeout"],
+        )
+    except PanelError as error:
+        raise TaskFailed(str(error), status=getattr(error, "status", None)) from None
+
+
+def server_control(params, check_mode=False, diff=False):
+    """Run one server_control task; returns its result or raises TaskFailed."""
+    client = client_from_params(params)
+    request = ControlRequest.from_params(params)
+    shared = SharedStatusReads.for_client(client, params["rate_limit"])
+    shared.join()
+    try:
+        return run_control(client, request, check_mode=check_mode, diff=diff, status_reads=shared, before_reads=shared)
+    except ControlFailed as failure:
+        # The message puts the panel's error in context (was anything queued?).
+        raise TaskFailed(failure.message, status=getattr(failure.error, "status", None), **failure.result) from None
+    finally:
+        shared.close()
+
+
+def server_info(params):
+    """Run one server_info task; returns its result or raises TaskFailed."""
+    client = client_from_params(params)
+    try:
+        servers = select_servers(client, server_id=params["id"], names=params["name"], games=params["game"],
+                                 statuses=params["status"], include=params["include"])
+    except PanelError as error:
+        raise TaskFailed(str(error), status=getattr(error, "status", None), api=client.stats, servers=[]) from None
+    return dict(changed=False, servers=servers, api=client.stats)
