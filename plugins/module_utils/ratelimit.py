@@ -12,7 +12,9 @@ How a panel counts, and how the budget follows it:
   the panel's does.
 * **Rejected requests may or may not count.**  A request answered 429 keeps its slot
   (counting it is the safe assumption either way), and the 429 stops every process
-  until the panel's ``Retry-After`` has passed.
+  until the panel's ``Retry-After`` has passed; the window then counts as full, its
+  slots freeing one by one at the plan's pace, so the waiting processes do not all
+  rush out at once.
 * **History we did not see.**  Another controller, or a process with another state
   directory, may have spent part of the minute.  So when the budget has seen no
   request in the last minute, the first request goes out alone (a probe): everyone
@@ -124,20 +126,23 @@ class SharedBudget(object):
         stamps = _recent(budget.get("stamps"), now)
         if status == 429:
             pause = retry_after if retry_after is not None else reset
-            if pause is None:  # no hint at all: assume the panel's minute is full
+            if pause is None:  # no hint at all: wait until our oldest request has left the window
                 pause = (stamps[0] + COUNTED_SECONDS - now) if stamps else WINDOW_SECONDS
-            budget["blocked_until"] = max(_number(budget.get("blocked_until")), now + max(pause, _MIN_WAIT))
-            remaining = 0 if remaining is None else remaining
-            reset = pause if reset is None else reset
-        if remaining is not None:
+            pause = max(pause, _MIN_WAIT)
+            budget["blocked_until"] = max(_number(budget.get("blocked_until")), now + pause)
+            # The panel's window is full.  Only the first slot is known to free after the
+            # pause: count the rest as freeing one by one at the plan's pace after it, so
+            # the processes waiting do not all rush out at once into a second 429.
+            spacing = WINDOW_SECONDS / self.rate_limit
+            foreign = self.rate_limit - len(stamps)
+            stamps.extend(now + pause + index * spacing - COUNTED_SECONDS for index in range(max(0, foreign)))
+        elif remaining is not None:
             # The panel knows of fewer free requests than we do: someone else spent them.
             # Record the difference as foreign slots that age out when its window resets.
             foreign = (self.rate_limit - len(stamps)) - max(0, remaining)
-            if foreign > 0:
-                ages_out = now + max(0.0, reset if reset is not None else WINDOW_SECONDS)
-                stamps.extend([ages_out - COUNTED_SECONDS] * foreign)
-                stamps.sort()
-        budget["stamps"] = stamps[-self.rate_limit:]
+            ages_out = now + (reset if reset is not None else WINDOW_SECONDS)
+            stamps.extend([ages_out - COUNTED_SECONDS] * max(0, foreign))
+        budget["stamps"] = sorted(stamps)[-self.rate_limit:]
 
     def _change(self, rule):
         """Apply ``rule`` to the shared document, or to this process's own when sharing is off."""

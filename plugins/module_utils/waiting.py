@@ -117,11 +117,13 @@ class SharedStatusReads:
     never waits for a tick: it makes its single GET at once.
 
     The freshness rule that keeps decisions exact: a snapshot answers a read only if
-    its list read *started* at or after ``not_before`` and at or after the tick the
-    read was due at.  The read before queueing passes the instant the task started,
-    so an action is never decided on a read that started before the task did; a
-    waiter passes the instant its POST was answered, then just after its previous
-    read, so an answer never predates the action and each read sees something newer.
+    its list read *started* at or after ``not_before``.  The read before queueing
+    (``read_before``) passes the instant the task started, so an action is never
+    decided on a read that started before the task did; it takes any such snapshot
+    at once.  A waiter (``read``) passes the instant its POST was answered, then just
+    after its previous read, so an answer never predates the action and each read sees
+    something newer; and as its read is due now, it only takes a snapshot that
+    started at or after the tick it waited for, never an older one.
     Wall-clock time (``clock.time()``) is the common time of all processes; snapshots
     from the future (a clock set back) are ignored.
 
@@ -160,21 +162,24 @@ class SharedStatusReads:
         ``finished`` is when that read ended: the latest instant the panel can have
         produced the answer (a shared list read's end, or the task's own GET's end).
         """
-        shared = self._guarded(lambda: self._shared_read(server_id, not_before))
+        return self._read(server_id, not_before, fresh=False)
+
+    def read(self, server_id, not_before):
+        """(server, view_time): the server as seen at or after wall time ``not_before``, for a waiter.
+
+        ``view_time`` is the wall time the read started (a shared list read's start, or
+        the task's own GET): pass it, slightly increased, as the next ``not_before``.
+        """
+        server, started, unused = self._read(server_id, not_before, fresh=True)
+        return server, started
+
+    def _read(self, server_id, not_before, fresh):
+        shared = self._guarded(lambda: self._shared_read(server_id, not_before, fresh))
         if shared is not None:
             return shared
         started = self.clock.time()
         server = self.client.get_server(server_id)
         return server, started, self.clock.time()
-
-    def read(self, server_id, not_before):
-        """(server, view_time): the server as seen at or after wall time ``not_before``.
-
-        ``view_time`` is the wall time the read started (a shared list read's start, or
-        the task's own GET): pass it, slightly increased, as the next ``not_before``.
-        """
-        server, started, unused = self.read_before(server_id, not_before)
-        return server, started
 
     def close(self):
         """This task is done: it no longer counts towards sharing."""
@@ -192,11 +197,18 @@ class SharedStatusReads:
             self.enabled = False
             return None
 
-    def _shared_read(self, server_id, not_before):
+    def _shared_read(self, server_id, not_before, fresh):
         now = self.clock.time()
         active, cost = self.files.update("readers", self._touch(now))
         if active < MIN_SHARING_WAITERS or active <= cost:
             return None
+        if not fresh:
+            # The read before queueing only needs a read that started after the task did.
+            found = self._answer(self.files.read("snapshot"), server_id, not_before)
+            if found is not None:
+                return found
+        # A waiter's read is due now: a list read from before now would show an older state
+        # (and so cost it a whole poll interval when the change it waits for just happened).
         tick = math.ceil(max(now, not_before) / self.tick) * self.tick
         self.files.update("readers", self._touch(now, due=tick))
         if tick > now:

@@ -72,7 +72,7 @@ class InProcessAction(ActionBase):
                                               required_one_of=self.TASK_SPEC.required_one_of)
             validation = validator.validate(dict(self._task.args))
             no_log_values = validation._no_log_values
-            if validation.errors:
+            if validation.error_messages:
                 message = validation.errors.msg
                 if isinstance(validation.errors[0], UnsupportedError):
                     message = "Unsupported parameters for (%s) module: %s" % (module_name, message)

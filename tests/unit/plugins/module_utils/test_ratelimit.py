@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""SharedBudget: sliding window, file hygiene, degradation, and sharing across real processes."""
+"""SharedBudget: the sliding window, what answers teach it, file hygiene, degradation, real processes."""
 
 from __future__ import annotations
 
@@ -17,103 +17,193 @@ from pathlib import Path
 import pytest
 
 from ansible_collections.gamepanel.panel.plugins.module_utils import ratelimit
-from ansible_collections.gamepanel.panel.plugins.module_utils.ratelimit import SharedBudget
+from ansible_collections.gamepanel.panel.plugins.module_utils.ratelimit import (
+    COUNTED_SECONDS,
+    PROBE_SECONDS,
+    SharedBudget,
+    rate_limit_headers,
+)
 
 from panel_fakes import TOKEN, FakeClock
 
+KEY = hashlib.sha256(TOKEN.encode()).hexdigest()
+
 
 def budget_file(directory):
-    return Path(directory) / (hashlib.sha256(TOKEN.encode()).hexdigest() + ".budget")
+    return Path(directory) / (KEY + ".budget")
+
+
+def stamps_in(directory):
+    return json.loads(budget_file(directory).read_text())["stamps"]
+
+
+def answered(budget, status=200, **headers):
+    budget.observe(status, headers)
 
 
 def test_slots_are_free_until_the_window_is_full(tmp_path):
     clock = FakeClock()
-    budget = SharedBudget(TOKEN, 3, directory=str(tmp_path), clock=clock)
-    assert [budget.acquire() for unused in range(3)] == [0.0, 0.0, 0.0]
-    assert clock.sleeps == []
-    # The fourth waits until the first stamp leaves the 60 s window.
-    assert budget.acquire() == pytest.approx(60.0)
-    assert clock.sleeps == [pytest.approx(60.0)]
+    budget = SharedBudget(KEY, 3, directory=str(tmp_path), clock=clock)
+    waits = []
+    for unused in range(3):
+        waits.append(budget.acquire())
+        answered(budget)
+    assert waits == [0.0, 0.0, 0.0] and clock.sleeps == []
+    # The fourth waits until the first stamp has counted for the panel's minute plus the wire margin.
+    assert budget.acquire() == pytest.approx(COUNTED_SECONDS)
+    assert COUNTED_SECONDS > 60.0
 
 
 def test_window_slides(tmp_path):
     clock = FakeClock()
-    budget = SharedBudget(TOKEN, 2, directory=str(tmp_path), clock=clock)
+    budget = SharedBudget(KEY, 2, directory=str(tmp_path), clock=clock)
     budget.acquire()
+    answered(budget)
     clock.now += 20
     budget.acquire()
     clock.now += 30  # t=50: the window still holds both
-    assert budget.acquire() == pytest.approx(10.0)  # the t=0 stamp expires at t=60
-    assert budget.acquire() == pytest.approx(20.0)  # the t=20 stamp expires at t=80
+    assert budget.acquire() == pytest.approx(COUNTED_SECONDS - 50)
+    assert budget.acquire() == pytest.approx(20.0)  # the t=20 stamp ages out 20 s after the t=0 one
+
+
+def test_the_first_request_of_an_unknown_minute_goes_alone(tmp_path):
+    """Nothing counted in the last minute: the first request probes, the others wait for its answer."""
+    clock = FakeClock()
+    first = SharedBudget(KEY, 100, directory=str(tmp_path), clock=clock)
+    second = SharedBudget(KEY, 100, directory=str(tmp_path), clock=clock)
+    assert first.acquire() == 0.0
+    waited = []
+    original_sleep = clock.sleep
+
+    def sleep_then_answer(seconds):
+        original_sleep(seconds)
+        waited.append(seconds)
+        if len(waited) == 3:
+            answered(first)  # the probe's answer arrives while the second process waits
+
+    clock.sleep = sleep_then_answer
+    assert second.acquire() == pytest.approx(sum(waited))
+    assert len(waited) == 3
+
+
+def test_a_probe_whose_answer_never_comes_blocks_for_a_bounded_time(tmp_path):
+    clock = FakeClock()
+    budget = SharedBudget(KEY, 100, directory=str(tmp_path), clock=clock)
+    budget.acquire()  # its request failed on the way: no answer is observed
+    assert budget.acquire() == pytest.approx(PROBE_SECONDS, abs=0.05)
+
+
+def test_headers_reveal_requests_spent_elsewhere(tmp_path):
+    """The panel says 2 remain, we counted 1 of 10: 7 were spent by someone else until the reset."""
+    clock = FakeClock()
+    budget = SharedBudget(KEY, 10, directory=str(tmp_path), clock=clock)
+    budget.acquire()
+    answered(budget, **{"X-RateLimit-Remaining": "2", "X-RateLimit-Reset": "30"})
+    assert len(stamps_in(tmp_path)) == 8
+    assert [budget.acquire(), budget.acquire()] == [0.0, 0.0]
+    # The window is full now; the foreign requests leave it when the panel's window resets (in 30 s).
+    assert budget.acquire() == pytest.approx(30.0)
+
+
+def test_headers_saying_more_remain_than_we_think_change_nothing(tmp_path):
+    clock = FakeClock()
+    budget = SharedBudget(KEY, 10, directory=str(tmp_path), clock=clock)
+    budget.acquire()
+    answered(budget, **{"RateLimit-Remaining": "9", "RateLimit-Reset": "60"})
+    assert len(stamps_in(tmp_path)) == 1
+
+
+def test_header_forms():
+    now = 1_700_000_000.0
+    assert rate_limit_headers({"X-RateLimit-Remaining": "5", "X-RateLimit-Reset": "12"}, now) == (5, 12.0)
+    assert rate_limit_headers({"RateLimit-Remaining": "0", "RateLimit-Reset": "3"}, now) == (0, 3.0)
+    assert rate_limit_headers({"RateLimit": "limit=100, remaining=40, reset=7"}, now) == (40, 7.0)
+    assert rate_limit_headers({"X-RateLimit-Reset": str(now + 20)}, now) == (None, 20.0)  # an epoch time stamp
+    assert rate_limit_headers({}, now) == (None, None)
+    assert rate_limit_headers({"X-RateLimit-Remaining": "lots"}, now) == (None, None)
+
+
+def test_a_429_stops_every_process_until_retry_after_and_keeps_its_slot(tmp_path):
+    clock = FakeClock()
+    budget = SharedBudget(KEY, 10, directory=str(tmp_path), clock=clock)
+    other = SharedBudget(KEY, 10, directory=str(tmp_path), clock=clock)
+    budget.acquire()
+    answered(budget, 429, **{"Retry-After": "7"})
+    # The rejected request still counts (a panel may count it), and the window is taken as full.
+    assert len(stamps_in(tmp_path)) == 10
+    assert other.acquire() == pytest.approx(7.0)
+    # After the pause, the panel's slots free one by one at the plan's pace (10 a minute: every 6 s).
+    assert other.acquire() == pytest.approx(6.0)
+
+
+def test_a_429_without_any_hint_waits_for_the_window(tmp_path):
+    clock = FakeClock()
+    budget = SharedBudget(KEY, 10, directory=str(tmp_path), clock=clock)
+    budget.acquire()
+    clock.now += 5
+    answered(budget, 429)
+    assert budget.acquire() == pytest.approx(COUNTED_SECONDS - 5)
 
 
 def test_budget_is_shared_by_instances_on_the_same_file(tmp_path):
     clock = FakeClock()
-    first = SharedBudget(TOKEN, 2, directory=str(tmp_path), clock=clock)
-    second = SharedBudget(TOKEN, 2, directory=str(tmp_path), clock=clock)
+    first = SharedBudget(KEY, 2, directory=str(tmp_path), clock=clock)
+    second = SharedBudget(KEY, 2, directory=str(tmp_path), clock=clock)
     assert first.shared and second.shared
     first.acquire()
+    answered(first)
     second.acquire()
-    assert first.acquire() == pytest.approx(60.0)
+    assert first.acquire() == pytest.approx(COUNTED_SECONDS)
 
 
 def test_other_tokens_have_their_own_budget(tmp_path):
     clock = FakeClock()
-    SharedBudget(TOKEN, 1, directory=str(tmp_path), clock=clock).acquire()
-    assert SharedBudget("another-token", 1, directory=str(tmp_path), clock=clock).acquire() == 0.0
+    SharedBudget(KEY, 1, directory=str(tmp_path), clock=clock).acquire()
+    assert SharedBudget("f" * 64, 1, directory=str(tmp_path), clock=clock).acquire() == 0.0
 
 
 def test_zero_rate_limit_disables_pacing(tmp_path):
     clock = FakeClock()
-    budget = SharedBudget(TOKEN, 0, directory=str(tmp_path), clock=clock)
+    budget = SharedBudget(KEY, 0, directory=str(tmp_path), clock=clock)
     assert all(budget.acquire() == 0.0 for unused in range(1000))
+    answered(budget, 429, **{"Retry-After": "30"})
+    assert budget.acquire() == 0.0
 
 
-def test_file_is_named_by_hash_holds_no_token_and_stays_small(tmp_path):
+def test_file_is_named_by_the_key_holds_no_token_and_stays_small(tmp_path):
     clock = FakeClock()
     directory = tmp_path / "state"
-    budget = SharedBudget(TOKEN, 5, directory=str(directory), clock=clock)
+    budget = SharedBudget(KEY, 5, directory=str(directory), clock=clock)
     for unused in range(200):
         budget.acquire()
+        answered(budget)
         clock.now += 1
     path = budget_file(directory)
     assert Path(budget.path) == path
     assert os.listdir(directory) == [path.name]
-    content = path.read_bytes()
-    assert TOKEN.encode() not in content
-    assert TOKEN not in repr(budget)
-    assert len(content.splitlines()) <= 5  # pruned to the window
+    content = path.read_text()
+    assert TOKEN not in content and TOKEN not in repr(budget)
+    assert len(stamps_in(directory)) <= 5  # pruned to the window
     assert stat.S_IMODE(os.stat(directory).st_mode) == 0o700
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-
-
-def test_state_dir_from_environment(tmp_path, monkeypatch):
-    monkeypatch.setenv("GAMEPANEL_STATE_DIR", str(tmp_path / "from-env"))
-    budget = SharedBudget(TOKEN, 5, clock=FakeClock())
-    assert Path(budget.path).parent == tmp_path / "from-env"
-
-
-def test_default_state_dir(tmp_path, monkeypatch):
-    monkeypatch.delenv("GAMEPANEL_STATE_DIR", raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path))
-    budget = SharedBudget(TOKEN, 5, clock=FakeClock())
-    assert Path(budget.path).parent == tmp_path / ".ansible" / "tmp" / "gamepanel"
 
 
 def test_unusable_directory_degrades_to_a_local_budget(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
     clock = FakeClock()
-    budget = SharedBudget(TOKEN, 2, directory=str(blocker / "state"), clock=clock)
+    budget = SharedBudget(KEY, 2, directory=str(blocker / "state"), clock=clock)
     assert not budget.shared
-    assert [budget.acquire(), budget.acquire()] == [0.0, 0.0]
-    assert budget.acquire() == pytest.approx(60.0)
+    assert budget.acquire() == 0.0
+    answered(budget)
+    assert budget.acquire() == 0.0
+    assert budget.acquire() == pytest.approx(COUNTED_SECONDS)
 
 
 def test_file_removed_underneath_degrades_without_crashing(tmp_path):
     clock = FakeClock()
     directory = tmp_path / "state"
-    budget = SharedBudget(TOKEN, 2, directory=str(directory), clock=clock)
+    budget = SharedBudget(KEY, 2, directory=str(directory), clock=clock)
     budget.acquire()
     os.remove(budget.path)
     os.rmdir(directory)
@@ -123,16 +213,18 @@ def test_file_removed_underneath_degrades_without_crashing(tmp_path):
 
 def test_garbage_in_the_file_is_ignored(tmp_path):
     clock = FakeClock()
-    budget = SharedBudget(TOKEN, 2, directory=str(tmp_path), clock=clock)
-    Path(budget.path).write_text("garbage\n%f\n\x00\x01\n" % clock.time())
+    budget = SharedBudget(KEY, 2, directory=str(tmp_path), clock=clock)
+    Path(budget.path).write_text("garbage\n\x00\x01\n")
     assert budget.acquire() == 0.0
-    assert budget.acquire() == pytest.approx(60.0)
+    Path(budget.path).write_text(json.dumps({"stamps": ["x", None, clock.time()], "blocked_until": "soon"}))
+    assert budget.acquire() == 0.0
+    assert budget.acquire() == pytest.approx(COUNTED_SECONDS)
 
 
-def test_stamps_from_a_clock_set_back_do_not_block(tmp_path):
+def test_stamps_and_blocks_from_a_clock_set_back_do_not_block(tmp_path):
     clock = FakeClock()
-    budget = SharedBudget(TOKEN, 1, directory=str(tmp_path), clock=clock)
-    Path(budget.path).write_text("%f\n" % (clock.time() + 3600))
+    budget = SharedBudget(KEY, 1, directory=str(tmp_path), clock=clock)
+    Path(budget.path).write_text(json.dumps({"stamps": [clock.time() + 3600], "blocked_until": clock.time() + 7200}))
     assert budget.acquire() == 0.0
 
 
@@ -156,7 +248,7 @@ CHILD = textwrap.dedent('''
             raise WouldWait(seconds)
 
     directory, rate_limit, attempts, go_file = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-    budget = SharedBudget(os.environ["CHILD_TOKEN"], rate_limit, directory=directory, clock=FrozenClock())
+    budget = SharedBudget(os.environ["CHILD_KEY"], rate_limit, directory=directory, clock=FrozenClock())
     deadline = time.time() + 20
     while not os.path.exists(go_file) and time.time() < deadline:
         time.sleep(0.005)  # start together, to make the processes really contend for the lock
@@ -164,6 +256,7 @@ CHILD = textwrap.dedent('''
     for unused in range(attempts):
         try:
             budget.acquire()
+            budget.observe(200, {})  # the answer: no probe pending for the others
         except WouldWait as exc:
             wait = exc.args[0]
             break
@@ -178,7 +271,7 @@ def test_budget_is_shared_across_processes(tmp_path):
     collections_root = str(Path(ratelimit.__file__).parents[5])
     go_file = tmp_path / "go"
     rate_limit = 40
-    env = dict(os.environ, CHILD_TOKEN=TOKEN)
+    env = dict(os.environ, CHILD_KEY=KEY)
     children = [
         subprocess.Popen([sys.executable, "-c", CHILD, collections_root, str(tmp_path), str(rate_limit), "35",
                           str(go_file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
@@ -192,11 +285,11 @@ def test_budget_is_shared_across_processes(tmp_path):
         outputs.append(json.loads(stdout))
     assert all(output["shared"] for output in outputs)
     assert sum(output["granted"] for output in outputs) == rate_limit
-    # Whoever did not get a slot was told to wait for the window to slide: 60 s on a frozen clock.
-    assert all(output["wait"] == pytest.approx(60.0) for output in outputs if output["granted"] < 35)
-    content = budget_file(tmp_path).read_text()
-    assert TOKEN not in content
-    assert len(content.splitlines()) == rate_limit
+    # Whoever did not get a slot was told to wait for the window to slide (or, at the very
+    # start, for the first request's answer).
+    waits = [output["wait"] for output in outputs if output["granted"] < 35]
+    assert waits and all(wait == pytest.approx(COUNTED_SECONDS) or wait < 0.1 for wait in waits)
+    assert len(stamps_in(tmp_path)) == rate_limit
 
 
 def test_window_constant_is_a_minute():

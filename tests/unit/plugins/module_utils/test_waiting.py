@@ -3,17 +3,18 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
+import json
 
 import pytest
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
 from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import (
     LIST_READ_WAIT_SECONDS,
     LONGEST_POLL_INTERVAL,
     SharedStatusReads,
     poll_ceiling,
     poll_until,
+    tick_seconds,
 )
 
 
@@ -100,6 +101,12 @@ def test_read_errors_propagate():
 
 
 # -- shared status reads --------------------------------------------------------------------
+#
+# Several "processes" are played by several SharedStatusReads over one state directory,
+# each with its own member name; the clock only moves when someone sleeps on it.
+
+PANEL = "live http://panel/v1"
+KEY = "k" * 64
 
 
 class ListingClient:
@@ -107,134 +114,184 @@ class ListingClient:
 
     def __init__(self, clock, servers=None, pages=1):
         self.clock = clock
-        self.servers = servers or {"a": {"id": "a", "status": "online"}, "b": {"id": "b", "status": "offline"}}
+        self.servers = servers or {"a": {"id": "a", "status": "online"}, "b": {"id": "b", "status": "offline"},
+                                   "c": {"id": "c", "status": "online"}}
         self.pages = pages
         self.gets = []
-        self.lists = 0
+        self.lists = []
         self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
 
     def get_server(self, server_id):
         self.stats["requests"] += 1
         self.gets.append(server_id)
+        self.clock.now += 0.01
         return dict(self.servers[server_id])
 
     def list_servers(self):
         self.stats["requests"] += self.pages
-        self.lists += 1
+        self.lists.append(self.clock.now)
+        self.clock.now += 0.01 * self.pages
         return [dict(server) for server in self.servers.values()]
 
 
-def shared_reads(tmp_path, client, pid, panel="live http://panel/v1"):
-    reads = SharedStatusReads(client, "k" * 64, str(tmp_path), panel)
-    reads.pid = pid  # one process plays several waiters
+def shared_reads(tmp_path, client, member, panel=PANEL, tick=1.0):
+    reads = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), panel, tick=tick, member=member)
+    reads.join()
     return reads
 
 
-def other_waiters(tmp_path, clock, *pids):
-    with open(tmp_path / ("k" * 64 + ".waiters"), "a", encoding="ascii") as handle:
-        for pid in pids:
-            handle.write("%s %.6f\n" % (pid, clock.time()))
+def test_ticks_follow_the_plan():
+    assert tick_seconds(120) == 2.5
+    assert tick_seconds(600) == 1.0
+    assert tick_seconds(10) == 5.0
+    assert tick_seconds(0) == 1.0
 
 
-def test_a_lone_waiter_reads_its_own_server(tmp_path):
+def test_a_lone_task_reads_its_own_server_at_once(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
-    server, view = shared_reads(tmp_path, client, "1").read("a", not_before=0.0)
-    assert server["id"] == "a" and view == clock.time()
-    assert (client.gets, client.lists) == (["a"], 0)
+    clock.now = 100.3
+    server, started, finished = shared_reads(tmp_path, client, "1").read_before("a", not_before=100.3)
+    assert server["id"] == "a" and (started, finished) == (100.3, pytest.approx(100.31))
+    assert (client.gets, client.lists, clock.sleeps) == (["a"], [], [])
 
 
-def test_many_waiters_share_one_list_read(tmp_path):
+def test_tasks_at_the_same_tick_share_one_list_read(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
+    clock.now = 100.3
+    first, second, third = (shared_reads(tmp_path, client, member) for member in "123")
+    # The first to read waits for the next tick (101), then reads the list for everyone due.
+    # The others registered as due at 101 before it: play that by marking them due first.
+    second.files.update("readers", second._touch(100.3, due=101.0))
+    third.files.update("readers", third._touch(100.3, due=101.0))
+    server, started, finished = first.read_before("a", not_before=100.3)
+    assert server["status"] == "online" and started == 101.0 and finished == pytest.approx(101.01)
+    assert client.lists == [101.0]
+    server, started, unused = second.read_before("b", not_before=100.3)
+    assert server["status"] == "offline" and started == 101.0
+    server, started, unused = third.read_before("c", not_before=100.3)
+    assert started == 101.0
+    assert (len(client.lists), client.gets) == (1, [])  # three reads, one request
+
+
+def test_a_waiter_takes_no_snapshot_older_than_its_tick(tmp_path):
+    """A waiter due at 101.5 waits for the tick of 102 rather than take the list read of 101."""
+    clock = RecordingClock()
+    client = ListingClient(clock)
+    clock.now = 101.5
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    StateFiles(KEY, str(tmp_path)).update("snapshot", lambda document: document.update(
+        started=101.0, finished=101.01, panel=PANEL, servers={"a": {"id": "a", "status": "stopping"}}))
+    tasks[1].files.update("readers", tasks[1]._touch(101.5, due=102.0))
+    server, view = tasks[0].read("a", not_before=100.0)
+    assert (server["status"], view, client.lists) == ("online", 102.0, [102.0])
+
+
+def test_the_read_before_never_rests_on_a_read_that_started_before_the_task(tmp_path):
+    clock = RecordingClock()
+    client = ListingClient(clock)
+    others = [shared_reads(tmp_path, client, member) for member in "234"]
     clock.now = 100.0
-    other_waiters(tmp_path, clock, "2", "3")
-    first = shared_reads(tmp_path, client, "1")
-    server, view = first.read("a", not_before=99.0)
-    assert server == {"id": "a", "status": "online"} and view == 100.0
-    assert (client.gets, client.lists) == ([], 1)
-    clock.now = 101.0
-    second = shared_reads(tmp_path, client, "2")
-    server, view = second.read("b", not_before=99.5)
-    assert server["status"] == "offline" and view == 100.0
-    assert client.lists == 1  # answered from the snapshot: no request at all
+    for other in others:
+        other.files.update("readers", other._touch(100.0, due=100.0))
+    others[0].read_before("a", not_before=100.0)
+    assert client.lists == [100.0]
+    client.servers["a"]["status"] = "stopping"
+    # A task starting at 100.5 may not use the snapshot of 100.0, although it is only half a second old.
+    clock.now = 100.5
+    late = shared_reads(tmp_path, client, "1")
+    for other in others[1:]:
+        other.files.update("readers", other._touch(100.5, due=101.0))
+    server, started, unused = late.read_before("a", not_before=100.5)
+    assert server["status"] == "stopping" and started >= 100.5
+    assert client.lists == [100.0, 101.0]
 
 
-def test_a_snapshot_that_started_before_the_post_is_never_used(tmp_path):
+def test_a_waiter_never_gets_an_answer_older_than_its_post(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
-    clock.now = 100.0
-    other_waiters(tmp_path, clock, "2", "3")
-    shared_reads(tmp_path, client, "1").read("a", not_before=99.0)
-    client.servers["a"]["status"] = "restarting"
-    clock.now = 102.0
-    server, view = shared_reads(tmp_path, client, "2").read("a", not_before=100.5)  # its POST was answered at 100.5
-    assert server["status"] == "restarting" and view == 102.0
-    assert client.lists == 2
+    clock.now = 200.0
+    waiter = shared_reads(tmp_path, client, "1")
+    for member in "23":
+        shared_reads(tmp_path, client, member)
+    # A snapshot from 200.0 exists; the waiter's POST was answered at 200.2.
+    StateFiles(KEY, str(tmp_path)).update("snapshot", lambda document: document.update(
+        started=200.0, finished=200.01, panel=PANEL, servers={"a": {"id": "a", "status": "online"}}))
+    clock.now = 204.0
+    server, view = waiter.read("a", not_before=200.2)
+    assert view >= 204.0  # a new read, at the tick, not the old snapshot
+    assert client.gets == ["a"] or client.lists
 
 
-def test_a_list_read_costing_more_than_it_saves_is_not_repeated(tmp_path):
+def test_few_due_at_a_tick_read_their_own_servers(tmp_path):
+    """Three tasks are active, but only one is due at this tick: one GET beats a list read."""
+    clock = RecordingClock()
+    client = ListingClient(clock)
+    clock.now = 50.2
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    server, started, unused = tasks[0].read_before("a", not_before=50.2)
+    assert clock.sleeps == [pytest.approx(0.8)]  # it waited for the tick, in case others were due too
+    assert (client.gets, client.lists, started) == (["a"], [], pytest.approx(51.0))
+
+
+def test_a_list_read_costing_more_pages_than_tasks_is_not_used(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock, pages=5)
-    other_waiters(tmp_path, clock, "2", "3")
-    reads = shared_reads(tmp_path, client, "1")
-    reads.read("a", not_before=0.0)
-    assert client.lists == 1  # the first list read measures the cost: 5 pages for 3 waiters
-    clock.now += 1
-    reads.read("a", not_before=clock.now)
-    assert (client.lists, client.gets) == (1, ["a"])
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    StateFiles(KEY, str(tmp_path)).update("readers", lambda document: document.update(cost=5))
+    tasks[0].read_before("a", not_before=0.0)
+    assert (client.lists, client.gets, clock.sleeps) == ([], ["a"], [])
 
 
-def test_quiet_waiters_stop_counting(tmp_path):
+def test_quiet_and_closed_tasks_stop_counting(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
-    other_waiters(tmp_path, clock, "2", "3")
-    clock.now += 61
-    shared_reads(tmp_path, client, "1").read("a", not_before=0.0)
-    assert (client.lists, client.gets) == (0, ["a"])
-
-
-def test_closed_waiters_stop_counting(tmp_path):
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    other_waiters(tmp_path, clock, "2")
-    second = shared_reads(tmp_path, client, "3")
-    second.read("a", not_before=0.0)  # registers: 2 waiters, too few
-    second.close()
-    shared_reads(tmp_path, client, "1").read("a", not_before=0.0)
-    assert client.lists == 0
+    quiet = shared_reads(tmp_path, client, "2")
+    closed = shared_reads(tmp_path, client, "3")
+    closed.close()
+    clock.now += 61  # "2" has not been heard of for more than a minute
+    del quiet
+    shared_reads(tmp_path, client, "1").read_before("a", not_before=clock.now)
+    assert (client.lists, client.gets, clock.sleeps) == ([], ["a"], [])
+    readers = json.loads((tmp_path / (KEY + ".readers")).read_text())
+    assert list(readers["tasks"]) == ["1"]
 
 
 def test_a_snapshot_of_another_panel_is_ignored(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
-    other_waiters(tmp_path, clock, "2", "3")
-    shared_reads(tmp_path, client, "1", panel="planned http://other/v1").read("a", not_before=0.0)
-    shared_reads(tmp_path, client, "2").read("a", not_before=0.0)
-    assert client.lists == 2
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    StateFiles(KEY, str(tmp_path)).update("snapshot", lambda document: document.update(
+        started=5.0, finished=5.1, panel="planned http://other/v1", servers={"a": {"id": "a", "status": "gone"}}))
+    clock.now = 0.5
+    for task in tasks[1:]:
+        task.files.update("readers", task._touch(0.5, due=1.0))
+    server, unused, unused = tasks[0].read_before("a", not_before=0.5)
+    assert server["status"] == "online" and len(client.lists) == 1
 
 
-def test_a_list_read_in_progress_elsewhere_is_waited_for_then_skipped(tmp_path):
+def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
-    other_waiters(tmp_path, clock, "2", "3")
-    reads = shared_reads(tmp_path, client, "1")
-    holder = os.open(str(tmp_path / ("k" * 64 + ".snapshot.lock")), os.O_RDWR | os.O_CREAT)
-    try:
-        fcntl.flock(holder, fcntl.LOCK_EX)  # another process is reading the list and never finishes
-        server, _view = reads.read("a", not_before=0.0)
-    finally:
-        os.close(holder)
-    assert server["id"] == "a" and client.gets == ["a"] and client.lists == 0
-    assert sum(clock.sleeps) == pytest.approx(LIST_READ_WAIT_SECONDS, abs=0.1)
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    for task in tasks:
+        task.files.update("readers", task._touch(0.0, due=1.0))
+    # Process "2" claimed the list read of tick 1 and never finishes it.
+    tasks[1].files.update("readers", lambda document: document.update(claim={"member": "2", "tick": 1.0, "at": 1.0}))
+    server, started, unused = tasks[0].read_before("a", not_before=0.5)
+    assert server["id"] == "a" and len(client.gets) + len(client.lists) == 1
+    # It waited for the tick, then for the claimed read, until the claim had gone stale.
+    assert started == pytest.approx(1.0 + LIST_READ_WAIT_SECONDS, abs=0.1)
 
 
-def test_unusable_state_directory_falls_back_to_gets(tmp_path):
+def test_files_hold_no_token_and_an_unusable_directory_falls_back_to_gets(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    reads = SharedStatusReads(client, "k" * 64, str(blocker / "sub"), "live x")
-    assert reads.read("a", not_before=0.0)[0]["id"] == "a"
+    reads = SharedStatusReads(client, StateFiles(KEY, str(blocker / "sub")), PANEL)
+    reads.join()
+    assert reads.read_before("a", not_before=0.0)[0]["id"] == "a"
     assert client.gets == ["a"] and reads.enabled is False
     reads.close()
