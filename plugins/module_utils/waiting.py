@@ -83,15 +83,18 @@ def poll_until(clock, read, done, timeout, poll_interval, ceiling):
 ACTIVE_WAITER_SECONDS = 60.0
 # Sharing starts when at least this many tasks of one token are active at once.
 MIN_SHARING_WAITERS = 3
-# How long a reader waits for another process's list read before reading on its own.
-LIST_READ_WAIT_SECONDS = 5.0
+# How long a reader waits for another process's list read before reading on its own: the
+# list read may itself wait for the rate budget (up to a minute when the window is full),
+# and reading on one's own then would only spend one more request of that budget.
+LIST_READ_WAIT_SECONDS = 75.0
 _CLAIM_POLL_SECONDS = 0.02
 # Shared reads happen on a grid of wall-clock instants ("ticks"), so that the reads
 # many tasks need at about the same time fall on the same instant and one list read
 # answers them all.  The grid is coarser on a small plan, where every request counts:
 # TICK_BUDGET_SECONDS / rate_limit, between SHORTEST_TICK and LONGEST_TICK seconds
-# (2.5 s on the Pro plan's 120 requests per minute, 1 s on Team's 600).
-TICK_BUDGET_SECONDS = 300.0
+# (5 s on the Pro plan's 120 requests per minute, 1 s on Team's 600): at most one list
+# read per tick is at most a tenth of the plan's rate.
+TICK_BUDGET_SECONDS = 600.0
 SHORTEST_TICK = 1.0
 LONGEST_TICK = 5.0
 
@@ -234,6 +237,9 @@ class SharedStatusReads:
             servers = self.client.list_servers()
         except PanelError:
             servers = None  # the task's own GET decides
+        except BaseException:
+            self.files.update("readers", self._release_claim(self.clock.time(), 1))  # nobody waits for us in vain
+            raise
         finished = self.clock.time()
         cost = max(1, self.client.stats["requests"] - requests_before)
         if servers is not None:
@@ -292,7 +298,8 @@ class SharedStatusReads:
             tasks = self._prune(readers, now)
             claim = readers.get("claim")
             if (isinstance(claim, dict) and claim.get("member") != self.member and claim.get("tick") == tick
-                    and isinstance(claim.get("at"), (int, float)) and now - LIST_READ_WAIT_SECONDS < claim["at"] <= now + 1.0):
+                    and isinstance(claim.get("at"), (int, float)) and now - LIST_READ_WAIT_SECONDS < claim["at"] <= now + 1.0
+                    and _alive(claim["member"])):
                 return "wait"
             due = sum(1 for entry in tasks.values() if isinstance(entry.get("due"), (int, float)) and entry["due"] <= tick)
             cost = readers.get("cost") if isinstance(readers.get("cost"), int) else 1
@@ -312,3 +319,14 @@ class SharedStatusReads:
                 readers.pop("claim")
             readers["cost"] = cost
         return change
+
+
+def _alive(member):
+    """False only when ``member`` names a process id that no longer exists."""
+    try:
+        os.kill(int(member), 0)
+    except ProcessLookupError:
+        return False
+    except (ValueError, TypeError, OSError, OverflowError):
+        pass
+    return True

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
+from ansible_collections.gamepanel.panel.plugins.module_utils import waiting
 from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import (
-    LIST_READ_WAIT_SECONDS,
     LONGEST_POLL_INTERVAL,
     SharedStatusReads,
     poll_ceiling,
@@ -141,7 +141,8 @@ def shared_reads(tmp_path, client, member, panel=PANEL, tick=1.0):
 
 
 def test_ticks_follow_the_plan():
-    assert tick_seconds(120) == 2.5
+    assert tick_seconds(120) == 5.0
+    assert tick_seconds(300) == 2.0
     assert tick_seconds(600) == 1.0
     assert tick_seconds(10) == 5.0
     assert tick_seconds(0) == 1.0
@@ -271,18 +272,19 @@ def test_a_snapshot_of_another_panel_is_ignored(tmp_path):
     assert server["status"] == "online" and len(client.lists) == 1
 
 
-def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path):
+def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path, monkeypatch):
+    monkeypatch.setattr(waiting, "LIST_READ_WAIT_SECONDS", 5.0)
     clock = RecordingClock()
     client = ListingClient(clock)
     tasks = [shared_reads(tmp_path, client, member) for member in "123"]
     for task in tasks:
         task.files.update("readers", task._touch(0.0, due=1.0))
-    # Process "2" claimed the list read of tick 1 and never finishes it.
-    tasks[1].files.update("readers", lambda document: document.update(claim={"member": "2", "tick": 1.0, "at": 1.0}))
+    # Another process claimed the list read of tick 1 and never finishes it (it hangs).
+    tasks[1].files.update("readers", lambda document: document.update(claim={"member": "hung", "tick": 1.0, "at": 1.0}))
     server, started, unused = tasks[0].read_before("a", not_before=0.5)
     assert server["id"] == "a" and len(client.gets) + len(client.lists) == 1
     # It waited for the tick, then for the claimed read, until the claim had gone stale.
-    assert started == pytest.approx(1.0 + LIST_READ_WAIT_SECONDS, abs=0.1)
+    assert started == pytest.approx(1.0 + 5.0, abs=0.1)
 
 
 def test_files_hold_no_token_and_an_unusable_directory_falls_back_to_gets(tmp_path):
@@ -295,3 +297,18 @@ def test_files_hold_no_token_and_an_unusable_directory_falls_back_to_gets(tmp_pa
     assert reads.read_before("a", not_before=0.0)[0]["id"] == "a"
     assert client.gets == ["a"] and reads.enabled is False
     reads.close()
+
+
+def test_the_claim_of_a_process_that_died_is_taken_over_at_once(tmp_path):
+    import subprocess
+    import sys
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    clock = RecordingClock()
+    client = ListingClient(clock)
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    for task in tasks:
+        task.files.update("readers", task._touch(0.0, due=1.0))
+    tasks[1].files.update("readers", lambda document: document.update(claim={"member": dead, "tick": 1.0, "at": 1.0}))
+    server, started, unused = tasks[0].read_before("a", not_before=0.5)
+    assert (started, client.lists) == (1.0, [1.0])

@@ -1,0 +1,143 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The action plugins' in-process path: validation, environment, modes, no_log, and the module fallback.
+
+The task's logic (module_utils/tasks.py) is replaced by a recorder here; that it gives
+the module's results is proven against the emulator in tests/integration/test_action_path.py.
+"""
+
+from __future__ import annotations
+
+import os
+from unittest import mock
+
+import pytest
+
+from ansible_collections.gamepanel.panel.plugins.action import server_control as control_action
+from ansible_collections.gamepanel.panel.plugins.action import server_info as info_action
+from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import TaskFailed
+
+SECRET = "gp-unit-action-secret-42"
+MODULE_RESULT = {"changed": False, "servers": [], "from": "the module"}
+
+
+class Templar:
+    def template(self, value):
+        return value
+
+
+def action(module=control_action, args=None, transport="local", environment=None, check_mode=False, diff=False,
+           become=False, async_val=0, perform=None):
+    task = mock.MagicMock()
+    task.args = dict(args or {})
+    task.action = task.resolved_action = "gamepanel.panel.%s" % module.__name__.rsplit(".", 1)[-1]
+    task.environment = environment
+    task.check_mode, task.diff, task.async_val = check_mode, diff, async_val
+    connection = mock.MagicMock()
+    connection.transport = transport
+    connection._shell.tmpdir = None
+    play_context = mock.MagicMock()
+    play_context.become = become
+    plugin = module.ActionModule(task, connection, play_context, loader=None, templar=Templar(),
+                                 shared_loader_obj=None)
+    plugin.calls = []
+
+    def record(params, check_mode, diff):
+        plugin.calls.append((dict(params), check_mode, diff, dict(os.environ)))
+        if perform is not None:
+            return perform(params)
+        return {"changed": True, "echo": params.get("api_token")}
+    plugin.perform = record
+    plugin._execute_module = mock.MagicMock(return_value=dict(MODULE_RESULT))
+    return plugin
+
+
+CONTROL_ARGS = {"id": "mc-01", "state": "restarted", "api_token": SECRET, "base_url": "http://panel.test/v1"}
+
+
+def test_runs_in_the_worker_with_validated_parameters_and_defaults():
+    plugin = action(args=CONTROL_ARGS)
+    result = plugin.run(task_vars={})
+    assert not plugin._execute_module.called
+    params, check_mode, diff, unused = plugin.calls[0]
+    assert (params["state"], params["wait"], params["wait_timeout"], params["rate_limit"]) == ("restarted", True, 300, 120)
+    assert params["stopped_statuses"] == ["offline", "stopped"] and params["api_variant"] == "live"
+    assert (check_mode, diff) == (False, False)
+    assert result["changed"] is True and "failed" not in result
+
+
+def test_the_token_is_masked_in_the_result_and_the_invocation():
+    result = action(args=CONTROL_ARGS).run(task_vars={})
+    assert SECRET not in repr(result)
+    assert result["echo"] != SECRET
+    assert result["invocation"]["module_args"]["api_token"] != SECRET
+    assert result["invocation"]["module_args"]["id"] == "mc-01"
+
+
+def test_environment_fallbacks_come_from_the_task_environment_and_do_not_leak():
+    environment = [{"GAMEPANEL_API_TOKEN": SECRET, "GAMEPANEL_RATE_LIMIT": "600", "GAMEPANEL_STATE_DIR": "/tmp/x"}]
+    plugin = action(args={"id": "mc-01", "state": "started"}, environment=environment)
+    before = dict(os.environ)
+    result = plugin.run(task_vars={})
+    params, unused, unused, seen_environment = plugin.calls[0]
+    assert (params["api_token"], params["rate_limit"]) == (SECRET, 600)
+    assert seen_environment["GAMEPANEL_STATE_DIR"] == "/tmp/x"  # the task's environment holds while it runs
+    assert dict(os.environ) == before
+    assert SECRET not in repr(result)
+
+
+def test_check_and_diff_modes_are_passed_on():
+    plugin = action(args=CONTROL_ARGS, check_mode=True, diff=True)
+    plugin.run(task_vars={})
+    assert plugin.calls[0][1:3] == (True, True)
+
+
+@pytest.mark.parametrize("args, expected", [
+    (dict(CONTROL_ARGS, colour="blue"), "Unsupported parameters for (gamepanel.panel.server_control) module: colour"),
+    (dict(CONTROL_ARGS, name="Survival"), "parameters are mutually exclusive: id|name"),
+    ({"state": "restarted"}, "one of the following is required: id, name"),
+    (dict(CONTROL_ARGS, state="rebooted"), "value of state must be one of: started, stopped, restarted"),
+    (dict(CONTROL_ARGS, wait_timeout="soon"), "wait_timeout"),
+])
+def test_bad_arguments_fail_like_the_module_and_nothing_runs(args, expected):
+    plugin = action(args=args)
+    result = plugin.run(task_vars={})
+    assert result["failed"] is True and expected in result["msg"], result["msg"]
+    assert plugin.calls == []
+    assert SECRET not in repr(result)
+
+
+def test_a_failing_task_keeps_its_return_values():
+    def fail(params):
+        raise TaskFailed("The panel said no.", changed=True, action="restart", status=403)
+    result = action(args=CONTROL_ARGS, perform=fail).run(task_vars={})
+    assert (result["failed"], result["msg"], result["changed"], result["status"]) == (True, "The panel said no.", True, 403)
+
+
+@pytest.mark.parametrize("options", [dict(transport="ssh"), dict(transport="elsewhere"), dict(become=True),
+                                     dict(async_val=30)])
+def test_anywhere_but_in_the_controller_itself_the_module_runs(options):
+    plugin = action(module=info_action, args={"api_token": SECRET}, **options)
+    result = plugin.run(task_vars={"x": 1})
+    assert plugin.calls == []
+    plugin._execute_module.assert_called_once_with(task_vars={"x": 1})
+    assert result["from"] == "the module"
+
+
+def test_without_requests_on_the_controller_the_module_runs(monkeypatch):
+    from ansible_collections.gamepanel.panel.plugins.plugin_utils import in_process
+    monkeypatch.setattr(in_process, "HAS_REQUESTS", False)
+    plugin = action(module=info_action, args={})
+    plugin.run(task_vars={})
+    assert plugin.calls == [] and plugin._execute_module.called
+
+
+def test_server_info_validates_its_own_spec():
+    plugin = action(module=info_action, args={"id": "mc-01", "game": ["rust"], "api_token": SECRET})
+    result = plugin.run(task_vars={})
+    assert result["failed"] is True and "mutually exclusive: id|game" in result["msg"]
+    plugin = action(module=info_action, args={"name": "Survival", "include": ["players"]})
+    plugin.run(task_vars={})
+    params = plugin.calls[0][0]
+    assert (params["name"], params["include"], params["id"]) == (["Survival"], ["players"], None)
