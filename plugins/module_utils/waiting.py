@@ -16,7 +16,6 @@ request from the one budget the token shares with every other fork, so:
 
 from __future__ import annotations
 
-import math
 import os
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
@@ -88,22 +87,21 @@ MIN_SHARING_WAITERS = 3
 # and reading on one's own then would only spend one more request of that budget.
 LIST_READ_WAIT_SECONDS = 75.0
 _CLAIM_POLL_SECONDS = 0.02
-# Shared reads happen on a grid of wall-clock instants ("ticks"), so that the reads
-# many tasks need at about the same time fall on the same instant and one list read
-# answers them all.  The grid is coarser on a small plan, where every request counts:
-# TICK_BUDGET_SECONDS / rate_limit, between SHORTEST_TICK and LONGEST_TICK seconds
-# (5 s on the Pro plan's 120 requests per minute, 1 s on Team's 600): at most one list
-# read per tick is at most a tenth of the plan's rate.
-TICK_BUDGET_SECONDS = 600.0
-SHORTEST_TICK = 1.0
-LONGEST_TICK = 5.0
+# A shared read gathers: the first task that needs a read announces a list read
+# GATHER seconds ahead, and every task needing a read meanwhile joins it, so that one
+# list read answers them all.  Longer on a small plan, where every request counts:
+# GATHER_BUDGET_SECONDS / rate_limit, between SHORTEST_GATHER and LONGEST_GATHER seconds
+# (1 s on the Pro plan's 120 requests per minute, 0.5 s on Team's 600).
+GATHER_BUDGET_SECONDS = 120.0
+SHORTEST_GATHER = 0.5
+LONGEST_GATHER = 2.0
 
 
-def tick_seconds(rate_limit):
-    """The spacing of the shared-read grid for a token with ``rate_limit`` requests per minute."""
+def gather_seconds(rate_limit):
+    """How long a shared read waits for others to join it, for a token with ``rate_limit`` requests per minute."""
     if not rate_limit or rate_limit <= 0:
-        return SHORTEST_TICK
-    return min(LONGEST_TICK, max(SHORTEST_TICK, TICK_BUDGET_SECONDS / float(rate_limit)))
+        return SHORTEST_GATHER
+    return min(LONGEST_GATHER, max(SHORTEST_GATHER, GATHER_BUDGET_SECONDS / float(rate_limit)))
 
 
 class SharedStatusReads:
@@ -112,12 +110,13 @@ class SharedStatusReads:
     In a fleet restart every fork reads its server before queueing and again and
     again while it waits; twenty forks would cost twenty ``GET /servers/{id}`` per
     round.  Instead, while at least MIN_SHARING_WAITERS tasks of the same token are
-    active (and more of them than the pages a list read costs), a read waits for the
-    next instant of a common grid (``tick_seconds``), and at that instant one of
-    the processes due reads ``GET /servers`` for all of them and leaves the result as
-    a snapshot; the others answer from it.  When at the tick no more tasks are due
-    than the list read costs pages, each reads its own server instead.  A lone task
-    never waits for a tick: it makes its single GET at once.
+    active (and more of them than the pages a list read costs), a task that needs a
+    read joins the list read another task announced for an instant ("read_at") not
+    yet past, or announces one ``gather_seconds`` ahead.  At that instant one of the
+    tasks due reads ``GET /servers`` for all of them and leaves the result as a
+    snapshot; the others answer from it.  When no more tasks are due then than the
+    list read costs pages, each reads its own server instead.  A lone task never
+    waits: it makes its single GET at once.
 
     The freshness rule that keeps decisions exact: a snapshot answers a read only if
     its list read *started* at or after ``not_before``.  The read before queueing
@@ -125,26 +124,27 @@ class SharedStatusReads:
     decided on a read that started before the task did; it takes any such snapshot
     at once.  A waiter (``read``) passes the instant its POST was answered, then just
     after its previous read, so an answer never predates the action and each read sees
-    something newer; and as its read is due now, it only takes a snapshot that
-    started at or after the tick it waited for, never an older one.
+    something newer; and as its read is due now, it takes no snapshot that started
+    more than ``gather`` seconds ago (it would show an older state, and so cost the
+    waiter a whole poll interval when the change it waits for just happened).
     Wall-clock time (``clock.time()``) is the common time of all processes; snapshots
     from the future (a clock set back) are ignored.
 
     State (state.py, the token's StateFiles): ``readers`` (each active task's last
-    sign of life and the tick it is due at; which process claimed the list read of a
-    tick; what the last list read cost in requests) and ``snapshot`` (the last list
+    sign of life and the read it is due at; the list read announced, and which
+    process claimed it; what the last list read cost in requests) and ``snapshot`` (the last list
     read: when it started and ended, for which panel, the servers).  No lock is held
     while the list is read: a claim in ``readers`` tells the others to wait for it
     (at most LIST_READ_WAIT_SECONDS).  Any file problem quietly turns sharing off:
     every read is then the task's own GET, exactly as without this class.
     """
 
-    def __init__(self, client, files, panel, tick=SHORTEST_TICK, member=None):
+    def __init__(self, client, files, panel, gather=SHORTEST_GATHER, member=None):
         self.client = client
         self.clock = client.clock
         self.files = files
         self.panel = panel  # which panel and variant the snapshot describes (base URL and variant)
-        self.tick = float(tick)
+        self.gather = float(gather)
         self.member = member or str(os.getpid())
         self.enabled = files.usable
         self.registered = False  # whether this task has an entry in the readers file
@@ -153,7 +153,7 @@ class SharedStatusReads:
     def for_client(cls, client, rate_limit, directory=None):
         """The shared reads of ``client``'s token, in the state directory the rate budget uses."""
         return cls(client, StateFiles(client.state_key, directory),
-                   "%s %s" % (client.api_variant, client.base_url), tick_seconds(rate_limit))
+                   "%s %s" % (client.api_variant, client.base_url), gather_seconds(rate_limit))
 
     def join(self):
         """This task has started: it counts towards sharing from now on."""
@@ -205,30 +205,28 @@ class SharedStatusReads:
         active, cost = self.files.update("readers", self._touch(now))
         if active < MIN_SHARING_WAITERS or active <= cost:
             return None
-        if not fresh:
-            # The read before queueing only needs a read that started after the task did.
-            found = self._answer(self.files.read("snapshot"), server_id, not_before)
-            if found is not None:
-                return found
-        # A waiter's read is due now: a list read from before now would show an older state
-        # (and so cost it a whole poll interval when the change it waits for just happened).
-        tick = math.ceil(max(now, not_before) / self.tick) * self.tick
-        self.files.update("readers", self._touch(now, due=tick))
-        if tick > now:
-            self.clock.sleep(tick - now)
+        # The read before queueing only needs a read that started after the task did; a
+        # waiter's read is due now, and an older snapshot would show an older state.
+        oldest = not_before if not fresh else max(not_before, now - self.gather)
+        found = self._answer(self.files.read("snapshot"), server_id, oldest)
+        if found is not None:
+            return found
+        read_at = self.files.update("readers", self._join(now, oldest))
+        if read_at > now:
+            self.clock.sleep(read_at - now)
         deadline = self.clock.monotonic() + LIST_READ_WAIT_SECONDS
         while True:
-            found = self._answer(self.files.read("snapshot"), server_id, max(not_before, tick))
+            found = self._answer(self.files.read("snapshot"), server_id, max(oldest, read_at))
             if found is not None:
                 self.files.update("readers", self._touch(self.clock.time()))
                 return found
-            decision = self.files.update("readers", self._decide(tick))
+            decision = self.files.update("readers", self._decide(read_at))
             if decision == "read":
-                return self._read_list(server_id, max(not_before, tick))
+                return self._read_list(server_id, max(oldest, read_at))
             if decision == "own" or self.clock.monotonic() >= deadline:
                 self.files.update("readers", self._touch(self.clock.time()))
                 return None
-            self.clock.sleep(_CLAIM_POLL_SECONDS)  # another process is reading the list for this tick
+            self.clock.sleep(_CLAIM_POLL_SECONDS)  # another process is reading the list for us
 
     def _read_list(self, server_id, not_before):
         started = self.clock.time()
@@ -278,7 +276,7 @@ class SharedStatusReads:
         return readers["tasks"]
 
     def _touch(self, now, due=None):
-        """Stamp this task (due at ``due``, or not waiting for a tick); returns (active tasks, list cost)."""
+        """Stamp this task (due at the list read of ``due``, or none); returns (active tasks, list cost)."""
         def change(readers):
             tasks = self._prune(readers, now)
             tasks[self.member] = {"seen": now, "due": due}
@@ -287,25 +285,40 @@ class SharedStatusReads:
             return len(tasks), cost if isinstance(cost, int) and cost > 0 else 1
         return change
 
+    def _join(self, now, oldest):
+        """Join the list read announced for an instant not before ``oldest``, or announce one; returns its instant."""
+        def change(readers):
+            announced = readers.get("next_read")
+            if isinstance(announced, (int, float)) and oldest <= announced <= now + self.gather + 1.0:
+                read_at = announced
+            else:
+                read_at = max(now, oldest) + self.gather
+                readers["next_read"] = read_at
+            tasks = self._prune(readers, now)
+            tasks[self.member] = {"seen": now, "due": read_at}
+            self.registered = True
+            return read_at
+        return change
+
     def _leave(self, readers):
         self._prune(readers, self.clock.time()).pop(self.member, None)
         self.registered = False
 
-    def _decide(self, tick):
-        """Under the lock: "read" (this process reads the list for ``tick``), "wait" (another is), or "own"."""
+    def _decide(self, read_at):
+        """Under the lock: "read" (this process reads the list due at ``read_at``), "wait" (another is), or "own"."""
         def change(readers):
             now = self.clock.time()
             tasks = self._prune(readers, now)
             claim = readers.get("claim")
-            if (isinstance(claim, dict) and claim.get("member") != self.member and claim.get("tick") == tick
+            if (isinstance(claim, dict) and claim.get("member") != self.member and claim.get("read_at") == read_at
                     and isinstance(claim.get("at"), (int, float)) and now - LIST_READ_WAIT_SECONDS < claim["at"] <= now + 1.0
                     and _alive(claim["member"])):
                 return "wait"
-            due = sum(1 for entry in tasks.values() if isinstance(entry.get("due"), (int, float)) and entry["due"] <= tick)
+            due = sum(1 for entry in tasks.values() if isinstance(entry.get("due"), (int, float)) and entry["due"] <= read_at)
             cost = readers.get("cost") if isinstance(readers.get("cost"), int) else 1
             if due <= cost:
                 return "own"
-            readers["claim"] = {"member": self.member, "tick": tick, "at": now}
+            readers["claim"] = {"member": self.member, "read_at": read_at, "at": now}
             return "read"
         return change
 

@@ -9,8 +9,6 @@ at the same tick, so that this task's reads come from shared list reads.
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, run_control
@@ -23,25 +21,25 @@ PANEL = "live https://panel.example.test/api/v1"
 
 
 class Fleet:
-    """This task's SharedStatusReads plus two other forks that are due at every tick."""
+    """This task's SharedStatusReads plus two other forks that join every list read announced."""
 
     def __init__(self, tmp_path, client):
         self.client = client
         self.files = StateFiles("f" * 64, str(tmp_path))
-        self.reads = SharedStatusReads(client, self.files, PANEL, tick=1.0, member="me")
+        self.reads = SharedStatusReads(client, self.files, PANEL, gather=1.0, member="me")
         self.reads.join()
         self.keep_others_due()
 
     def keep_others_due(self):
-        """The other forks are due at the next tick, whenever asked (re-armed on every sleep)."""
-        clock = self.client.clock
-        now = clock.time()
-        tick = float(math.ceil(now))
+        """The other forks are active, and due at the list read announced, if any (re-armed on every sleep)."""
+        now = self.client.clock.time()
 
         def change(readers):
+            read_at = readers.get("next_read")
+            due = read_at if isinstance(read_at, float) and read_at >= now - 1.0 else None
             tasks = readers.setdefault("tasks", {})
             for member in ("other-1", "other-2"):
-                tasks[member] = {"seen": now, "due": tick}
+                tasks[member] = {"seen": now, "due": due}
         self.files.update("readers", change)
 
     def run(self, state="restarted", **options):

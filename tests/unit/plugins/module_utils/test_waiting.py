@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -14,7 +16,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import (
     SharedStatusReads,
     poll_ceiling,
     poll_until,
-    tick_seconds,
+    gather_seconds,
 )
 
 
@@ -134,18 +136,30 @@ class ListingClient:
         return [dict(server) for server in self.servers.values()]
 
 
-def shared_reads(tmp_path, client, member, panel=PANEL, tick=1.0):
-    reads = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), panel, tick=tick, member=member)
+def shared_reads(tmp_path, client, member, panel=PANEL, gather=1.0):
+    reads = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), panel, gather=gather, member=member)
     reads.join()
     return reads
 
 
-def test_ticks_follow_the_plan():
-    assert tick_seconds(120) == 5.0
-    assert tick_seconds(300) == 2.0
-    assert tick_seconds(600) == 1.0
-    assert tick_seconds(10) == 5.0
-    assert tick_seconds(0) == 1.0
+def due_at(task, when, read_at):
+    """Play another process that joined the list read of ``read_at`` at ``when``."""
+    def change(readers):
+        readers.setdefault("tasks", {})[task.member] = {"seen": when, "due": read_at}
+        readers["next_read"] = read_at
+    task.files.update("readers", change)
+
+
+def put_snapshot(tmp_path, started, servers, panel=PANEL):
+    StateFiles(KEY, str(tmp_path)).update("snapshot", lambda document: document.update(
+        started=started, finished=started + 0.01, panel=panel, servers=servers))
+
+
+def test_gathering_follows_the_plan():
+    assert gather_seconds(120) == 1.0
+    assert gather_seconds(600) == 0.5
+    assert gather_seconds(10) == 2.0
+    assert gather_seconds(0) == 0.5
 
 
 def test_a_lone_task_reads_its_own_server_at_once(tmp_path):
@@ -157,83 +171,77 @@ def test_a_lone_task_reads_its_own_server_at_once(tmp_path):
     assert (client.gets, client.lists, clock.sleeps) == (["a"], [], [])
 
 
-def test_tasks_at_the_same_tick_share_one_list_read(tmp_path):
+def test_tasks_gathered_for_one_read_share_one_list_read(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
     clock.now = 100.3
     first, second, third = (shared_reads(tmp_path, client, member) for member in "123")
-    # The first to read waits for the next tick (101), then reads the list for everyone due.
-    # The others registered as due at 101 before it: play that by marking them due first.
-    second.files.update("readers", second._touch(100.3, due=101.0))
-    third.files.update("readers", third._touch(100.3, due=101.0))
+    # The first announces a list read one gathering (1 s) ahead; the others join it.
     server, started, finished = first.read_before("a", not_before=100.3)
-    assert server["status"] == "online" and started == 101.0 and finished == pytest.approx(101.01)
-    assert client.lists == [101.0]
-    server, started, unused = second.read_before("b", not_before=100.3)
-    assert server["status"] == "offline" and started == 101.0
-    server, started, unused = third.read_before("c", not_before=100.3)
-    assert started == 101.0
-    assert (len(client.lists), client.gets) == (1, [])  # three reads, one request
+    assert clock.sleeps == [pytest.approx(1.0)]
+    assert first.files.read("readers")["next_read"] == pytest.approx(101.3)
+    # (Played one after the other here: the others' joins come in before the read.)
+    assert (client.gets, len(client.lists)) == (["a"], 0)  # alone at 101.3: its own GET
 
 
-def test_a_waiter_takes_no_snapshot_older_than_its_tick(tmp_path):
-    """A waiter due at 101.5 waits for the tick of 102 rather than take the list read of 101."""
+def test_joined_tasks_are_answered_by_one_list_read(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
-    clock.now = 101.5
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
-    StateFiles(KEY, str(tmp_path)).update("snapshot", lambda document: document.update(
-        started=101.0, finished=101.01, panel=PANEL, servers={"a": {"id": "a", "status": "stopping"}}))
-    tasks[1].files.update("readers", tasks[1]._touch(101.5, due=102.0))
-    server, view = tasks[0].read("a", not_before=100.0)
-    assert (server["status"], view, client.lists) == ("online", 102.0, [102.0])
+    clock.now = 100.3
+    first, second, third = (shared_reads(tmp_path, client, member) for member in "123")
+    due_at(second, 100.5, 101.3)
+    due_at(third, 100.6, 101.3)
+    server, started, finished = first.read_before("a", not_before=100.3)
+    assert server["status"] == "online" and started == pytest.approx(101.3) and finished == pytest.approx(101.31)
+    assert client.lists == [pytest.approx(101.3)]
+    server, started, unused = second.read_before("b", not_before=100.5)
+    assert server["status"] == "offline" and started == pytest.approx(101.3)
+    server, started, unused = third.read_before("c", not_before=100.6)
+    assert (len(client.lists), client.gets) == (1, [])  # three reads, one request
 
 
 def test_the_read_before_never_rests_on_a_read_that_started_before_the_task(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
-    others = [shared_reads(tmp_path, client, member) for member in "234"]
-    clock.now = 100.0
-    for other in others:
-        other.files.update("readers", other._touch(100.0, due=100.0))
-    others[0].read_before("a", not_before=100.0)
-    assert client.lists == [100.0]
-    client.servers["a"]["status"] = "stopping"
-    # A task starting at 100.5 may not use the snapshot of 100.0, although it is only half a second old.
     clock.now = 100.5
-    late = shared_reads(tmp_path, client, "1")
-    for other in others[1:]:
-        other.files.update("readers", other._touch(100.5, due=101.0))
-    server, started, unused = late.read_before("a", not_before=100.5)
-    assert server["status"] == "stopping" and started >= 100.5
-    assert client.lists == [100.0, 101.0]
-
-
-def test_a_waiter_never_gets_an_answer_older_than_its_post(tmp_path):
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    clock.now = 200.0
-    waiter = shared_reads(tmp_path, client, "1")
-    for member in "23":
-        shared_reads(tmp_path, client, member)
-    # A snapshot from 200.0 exists; the waiter's POST was answered at 200.2.
-    StateFiles(KEY, str(tmp_path)).update("snapshot", lambda document: document.update(
-        started=200.0, finished=200.01, panel=PANEL, servers={"a": {"id": "a", "status": "online"}}))
-    clock.now = 204.0
-    server, view = waiter.read("a", not_before=200.2)
-    assert view >= 204.0  # a new read, at the tick, not the old snapshot
-    assert client.gets == ["a"] or client.lists
-
-
-def test_few_due_at_a_tick_read_their_own_servers(tmp_path):
-    """Three tasks are active, but only one is due at this tick: one GET beats a list read."""
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    clock.now = 50.2
     tasks = [shared_reads(tmp_path, client, member) for member in "123"]
-    server, started, unused = tasks[0].read_before("a", not_before=50.2)
-    assert clock.sleeps == [pytest.approx(0.8)]  # it waited for the tick, in case others were due too
-    assert (client.gets, client.lists, started) == (["a"], [], pytest.approx(51.0))
+    put_snapshot(tmp_path, 100.0, {"a": {"id": "a", "status": "online"}})
+    client.servers["a"]["status"] = "stopping"
+    # A task starting at 100.5 may not use the list read of 100.0, although it is only half a second old.
+    due_at(tasks[1], 100.5, 101.5)
+    due_at(tasks[2], 100.5, 101.5)
+    server, started, unused = tasks[0].read_before("a", not_before=100.5)
+    assert server["status"] == "stopping" and started == pytest.approx(101.5)
+    assert client.lists == [pytest.approx(101.5)]
+
+
+def test_the_read_before_takes_any_snapshot_that_started_after_the_task(tmp_path):
+    clock = RecordingClock()
+    client = ListingClient(clock)
+    clock.now = 130.0
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    put_snapshot(tmp_path, 100.2, {"a": {"id": "a", "status": "online"}})
+    server, started, finished = tasks[0].read_before("a", not_before=100.1)
+    assert (started, finished, client.lists, client.gets, clock.sleeps) == (100.2, pytest.approx(100.21), [], [], [])
+
+
+def test_a_waiter_never_gets_an_answer_older_than_its_post_nor_a_stale_one(tmp_path):
+    clock = RecordingClock()
+    client = ListingClient(clock)
+    clock.now = 205.0
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    put_snapshot(tmp_path, 200.0, {"a": {"id": "a", "status": "stopping"}})
+    due_at(tasks[1], 205.0, 206.0)
+    # The snapshot started after the POST (199) but is 5 s old: the waiter joins the next list read.
+    server, view = tasks[0].read("a", not_before=199.0)
+    assert (server["status"], view, client.lists) == ("online", 206.0, [206.0])
+    # A snapshot of half a second ago (less than a gathering) is fresh enough for the next waiter.
+    clock.now = 206.5
+    server, view = tasks[1].read("b", not_before=199.5)
+    assert (view, len(client.lists)) == (206.0, 1)
+    # But never one that started before the waiter's POST was answered.
+    server, view = tasks[2].read("a", not_before=206.2)
+    assert view >= 206.2
 
 
 def test_a_list_read_costing_more_pages_than_tasks_is_not_used(tmp_path):
@@ -245,14 +253,25 @@ def test_a_list_read_costing_more_pages_than_tasks_is_not_used(tmp_path):
     assert (client.lists, client.gets, clock.sleeps) == ([], ["a"], [])
 
 
+def test_the_cost_of_a_list_read_is_measured(tmp_path):
+    clock = RecordingClock()
+    client = ListingClient(clock, pages=2)
+    clock.now = 10.0
+    tasks = [shared_reads(tmp_path, client, member) for member in "1234"]
+    for task in tasks[1:]:
+        due_at(task, 10.0, 11.0)
+    tasks[0].read_before("a", not_before=10.0)
+    assert len(client.lists) == 1
+    assert StateFiles(KEY, str(tmp_path)).read("readers")["cost"] == 2
+
+
 def test_quiet_and_closed_tasks_stop_counting(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
-    quiet = shared_reads(tmp_path, client, "2")
+    shared_reads(tmp_path, client, "2")
     closed = shared_reads(tmp_path, client, "3")
     closed.close()
     clock.now += 61  # "2" has not been heard of for more than a minute
-    del quiet
     shared_reads(tmp_path, client, "1").read_before("a", not_before=clock.now)
     assert (client.lists, client.gets, clock.sleeps) == ([], ["a"], [])
     readers = json.loads((tmp_path / (KEY + ".readers")).read_text())
@@ -262,12 +281,11 @@ def test_quiet_and_closed_tasks_stop_counting(tmp_path):
 def test_a_snapshot_of_another_panel_is_ignored(tmp_path):
     clock = RecordingClock()
     client = ListingClient(clock)
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
-    StateFiles(KEY, str(tmp_path)).update("snapshot", lambda document: document.update(
-        started=5.0, finished=5.1, panel="planned http://other/v1", servers={"a": {"id": "a", "status": "gone"}}))
     clock.now = 0.5
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    put_snapshot(tmp_path, 5.0, {"a": {"id": "a", "status": "gone"}}, panel="planned http://other/v1")
     for task in tasks[1:]:
-        task.files.update("readers", task._touch(0.5, due=1.0))
+        due_at(task, 0.5, 1.5)
     server, unused, unused = tasks[0].read_before("a", not_before=0.5)
     assert server["status"] == "online" and len(client.lists) == 1
 
@@ -277,14 +295,27 @@ def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path, m
     clock = RecordingClock()
     client = ListingClient(clock)
     tasks = [shared_reads(tmp_path, client, member) for member in "123"]
-    for task in tasks:
-        task.files.update("readers", task._touch(0.0, due=1.0))
-    # Another process claimed the list read of tick 1 and never finishes it (it hangs).
-    tasks[1].files.update("readers", lambda document: document.update(claim={"member": "hung", "tick": 1.0, "at": 1.0}))
+    for task in tasks[1:]:
+        due_at(task, 0.0, 1.0)
+    # Another process claimed the list read of 1.0 and never finishes it (it hangs).
+    tasks[1].files.update("readers", lambda document: document.update(claim={"member": "hung", "read_at": 1.0, "at": 1.0}))
     server, started, unused = tasks[0].read_before("a", not_before=0.5)
     assert server["id"] == "a" and len(client.gets) + len(client.lists) == 1
-    # It waited for the tick, then for the claimed read, until the claim had gone stale.
+    # It waited for the announced read, then for the claimed read, until the claim had gone stale.
     assert started == pytest.approx(1.0 + 5.0, abs=0.1)
+
+
+def test_the_claim_of_a_process_that_died_is_taken_over_at_once(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    clock = RecordingClock()
+    client = ListingClient(clock)
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    for task in tasks[1:]:
+        due_at(task, 0.0, 1.0)
+    tasks[1].files.update("readers", lambda document: document.update(claim={"member": dead, "read_at": 1.0, "at": 1.0}))
+    server, started, unused = tasks[0].read_before("a", not_before=0.5)
+    assert (started, client.lists) == (1.0, [1.0])
 
 
 def test_files_hold_no_token_and_an_unusable_directory_falls_back_to_gets(tmp_path):
@@ -297,18 +328,3 @@ def test_files_hold_no_token_and_an_unusable_directory_falls_back_to_gets(tmp_pa
     assert reads.read_before("a", not_before=0.0)[0]["id"] == "a"
     assert client.gets == ["a"] and reads.enabled is False
     reads.close()
-
-
-def test_the_claim_of_a_process_that_died_is_taken_over_at_once(tmp_path):
-    import subprocess
-    import sys
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
-                          check=True).stdout.strip()
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
-    for task in tasks:
-        task.files.update("readers", task._touch(0.0, due=1.0))
-    tasks[1].files.update("readers", lambda document: document.update(claim={"member": dead, "tick": 1.0, "at": 1.0}))
-    server, started, unused = tasks[0].read_before("a", not_before=0.5)
-    assert (started, client.lists) == (1.0, [1.0])
