@@ -23,9 +23,9 @@ description:
     in any status outside O(stopped_statuses).
   - Polls begin every O(poll_interval) seconds, each gap half again as long as the one before, up to a ceiling
     that lets many concurrent waiters (for example a fleet restart with many forks) share the token's O(rate_limit).
-    When three or more processes on the controller wait on servers of the same token, one list read
-    (C(GET /servers)) answers all of them; a waiter only ever uses a list read that started after its own action
-    was queued.
+    When three or more tasks of the same token run at once on the controller (forks of a fleet restart), one list
+    read (C(GET /servers)) answers the reads of many of them, the read before queueing included; a task only ever
+    uses a list read that started after it did, and a wait one that started after its action was queued.
 author:
   - gamepanel.panel contributors (@gamepanel)
 extends_documentation_fragment:
@@ -128,6 +128,10 @@ options:
     default: [offline, stopped]
 notes:
   - The module talks to the panel from the controller (or whichever host runs it); game servers need no SSH access.
+  - When the task runs on the controller (C(localhost), or hosts with C(ansible_connection=local) such as those of
+    the P(gamepanel.panel.servers#inventory) inventory), its action plugin runs it inside Ansible's worker process,
+    which saves starting a Python interpreter per host; the controller's Python then needs C(requests). Delegated to
+    another host, or with C(become) or C(async), the module is executed there as usual.
   - With many forks, the requests of all of them share one rate budget per token on the controller.
 seealso:
   - module: gamepanel.panel.server_info

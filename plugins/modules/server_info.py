@@ -69,6 +69,10 @@ seealso:
 notes:
   - Filters combine with AND; the values inside one filter combine with OR.
   - Without filters, every server the token's account can access is returned.
+  - When the task runs on the controller (C(localhost), or hosts with C(ansible_connection=local) such as those of
+    the P(gamepanel.panel.servers#inventory) inventory), its action plugin runs it inside Ansible's worker process,
+    which saves starting a Python interpreter per host; the controller's Python then needs C(requests). Delegated to
+    another host, or with C(become) or C(async), the module is executed there as usual.
 '''
 
 EXAMPLES = r'''

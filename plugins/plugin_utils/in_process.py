@@ -76,7 +76,8 @@ class InProcessAction(ActionBase):
                 message = validation.errors.msg
                 if isinstance(validation.errors[0], UnsupportedError):
                     message = "Unsupported parameters for (%s) module: %s" % (module_name, message)
-                result.update(failed=True, msg=message)
+                result.update(failed=True, msg=message,
+                              invocation={"module_args": validation.validated_parameters})
                 return remove_values(result, no_log_values)
             params = validation.validated_parameters
             try:

@@ -156,10 +156,11 @@ def put_snapshot(tmp_path, started, servers, panel=PANEL):
 
 
 def test_gathering_follows_the_plan():
-    assert gather_seconds(120) == 1.0
-    assert gather_seconds(600) == 0.5
-    assert gather_seconds(10) == 2.0
-    assert gather_seconds(0) == 0.5
+    assert gather_seconds(120) == 2.5
+    assert gather_seconds(300) == 1.0
+    assert gather_seconds(600) == 0.75
+    assert gather_seconds(10) == 2.5
+    assert gather_seconds(0) == 0.75
 
 
 def test_a_lone_task_reads_its_own_server_at_once(tmp_path):
