@@ -108,10 +108,10 @@ URI_PLAY = """
         url: "{{ api }}/servers/{{ gamepanel_id }}"
         headers: "{{ auth }}"
         status_code: [200, 429]
-      register: now
+      register: current
       until: >-
-        now.status == 200 and now.json.status == 'online'
-        and (before.json.status != 'online' or now.json.uptime_seconds < before.json.uptime_seconds)
+        current.status == 200 and current.json.status == 'online'
+        and (before.json.status != 'online' or current.json.uptime_seconds < before.json.uptime_seconds)
       retries: 60
       delay: 5
 """
