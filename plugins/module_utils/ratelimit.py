@@ -196,7 +196,7 @@ def _header_number(headers, names):
 
 def _to_number(value):
     try:
-        number = float(str(value).strip().split(",")[0])
+        number = float(str(value).strip().split(",", maxsplit=1)[0])
     except (TypeError, ValueError):
         return None
     return number if number >= 0 else None

@@ -80,7 +80,7 @@ def test_environment_fallbacks_come_from_the_task_environment_and_do_not_leak():
     plugin = action(args={"id": "mc-01", "state": "started"}, environment=environment)
     before = dict(os.environ)
     result = plugin.run(task_vars={})
-    params, unused, unused, seen_environment = plugin.calls[0]
+    params, seen_environment = plugin.calls[0][0], plugin.calls[0][3]
     assert (params["api_token"], params["rate_limit"]) == (SECRET, 600)
     assert seen_environment["GAMEPANEL_STATE_DIR"] == "/tmp/x"  # the task's environment holds while it runs
     assert dict(os.environ) == before
