@@ -26,6 +26,8 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 
+from ansible import constants as C
+from ansible.errors import AnsibleError
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.errors import UnsupportedError
 from ansible.module_utils.basic import remove_values
@@ -76,8 +78,8 @@ class InProcessAction(ActionBase):
                 message = validation.errors.msg
                 if isinstance(validation.errors[0], UnsupportedError):
                     message = "Unsupported parameters for (%s) module: %s" % (module_name, message)
-                result.update(failed=True, msg=message,
-                              invocation={"module_args": validation.validated_parameters})
+                result.update(failed=True, msg=message)
+                self._add_invocation(result, validation.validated_parameters, task_vars)
                 return remove_values(result, no_log_values)
             params = validation.validated_parameters
             try:
@@ -85,8 +87,18 @@ class InProcessAction(ActionBase):
             except TaskFailed as failure:
                 result.update(failure.result)
                 result.update(failed=True, msg=failure.msg)
-        result["invocation"] = {"module_args": params}
+        self._add_invocation(result, params, task_vars)
         return remove_values(result, no_log_values)
+
+    @staticmethod
+    def _add_invocation(result, params, task_vars):
+        """``invocation``, as a module returns it: as INJECT_INVOCATION says, or always where ansible-core has no such setting."""
+        try:
+            inject = C.config.get_config_value("INJECT_INVOCATION", variables=task_vars)
+        except AnsibleError:
+            inject = True  # an ansible-core without the setting always returns it
+        if inject:
+            result["invocation"] = {"module_args": params}
 
 
 @contextmanager

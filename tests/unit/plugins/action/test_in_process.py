@@ -67,7 +67,27 @@ def test_runs_in_the_worker_with_validated_parameters_and_defaults():
     assert result["changed"] is True and "failed" not in result
 
 
-def test_the_token_is_masked_in_the_result_and_the_invocation():
+@pytest.fixture
+def invocation_injected(monkeypatch):
+    """INJECT_INVOCATION on (ansible-core 2.17 has no such setting and always injects)."""
+    from ansible_collections.gamepanel.panel.plugins.plugin_utils import in_process
+    monkeypatch.setattr(in_process.C.config, "get_config_value",
+                        lambda name, variables=None: True if name == "INJECT_INVOCATION" else None)
+
+
+def test_invocation_follows_the_setting(monkeypatch):
+    from ansible.errors import AnsibleError
+    from ansible_collections.gamepanel.panel.plugins.plugin_utils import in_process
+    monkeypatch.setattr(in_process.C.config, "get_config_value", lambda name, variables=None: False)
+    assert "invocation" not in action(args=CONTROL_ARGS).run(task_vars={})
+
+    def unknown(name, variables=None):
+        raise AnsibleError("Requested entry (%s) was not defined in configuration." % name)
+    monkeypatch.setattr(in_process.C.config, "get_config_value", unknown)
+    assert action(args=CONTROL_ARGS).run(task_vars={})["invocation"]["module_args"]["id"] == "mc-01"
+
+
+def test_the_token_is_masked_in_the_result_and_the_invocation(invocation_injected):
     result = action(args=CONTROL_ARGS).run(task_vars={})
     assert SECRET not in repr(result)
     assert result["echo"] != SECRET
