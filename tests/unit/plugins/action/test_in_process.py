@@ -13,10 +13,12 @@ import os
 from unittest import mock
 
 import pytest
+from ansible.errors import AnsibleError
 
 from ansible_collections.gamepanel.panel.plugins.action import server_control as control_action
 from ansible_collections.gamepanel.panel.plugins.action import server_info as info_action
 from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import TaskFailed
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import in_process
 
 SECRET = "gp-unit-action-secret-42"
 MODULE_RESULT = {"changed": False, "servers": [], "from": "the module"}
@@ -70,14 +72,11 @@ def test_runs_in_the_worker_with_validated_parameters_and_defaults():
 @pytest.fixture
 def invocation_injected(monkeypatch):
     """INJECT_INVOCATION on (ansible-core 2.17 has no such setting and always injects)."""
-    from ansible_collections.gamepanel.panel.plugins.plugin_utils import in_process
     monkeypatch.setattr(in_process.C.config, "get_config_value",
                         lambda name, variables=None: True if name == "INJECT_INVOCATION" else None)
 
 
 def test_invocation_follows_the_setting(monkeypatch):
-    from ansible.errors import AnsibleError
-    from ansible_collections.gamepanel.panel.plugins.plugin_utils import in_process
     monkeypatch.setattr(in_process.C.config, "get_config_value", lambda name, variables=None: False)
     assert "invocation" not in action(args=CONTROL_ARGS).run(task_vars={})
 
@@ -146,7 +145,6 @@ def test_anywhere_but_in_the_controller_itself_the_module_runs(options):
 
 
 def test_without_requests_on_the_controller_the_module_runs(monkeypatch):
-    from ansible_collections.gamepanel.panel.plugins.plugin_utils import in_process
     monkeypatch.setattr(in_process, "HAS_REQUESTS", False)
     plugin = action(module=info_action, args={})
     plugin.run(task_vars={})
