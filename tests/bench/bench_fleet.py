@@ -67,6 +67,8 @@ ROLE_PLAY = """
 - name: Restart the fleet with the rolling_restart role
   hosts: all
   gather_facts: false
+  vars:
+    rolling_restart_min_uptime: 0  # the fleet's generated uptimes start at 60 s: restart them all
   roles:
     - gamepanel.panel.rolling_restart
 """
