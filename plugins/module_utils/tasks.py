@@ -103,9 +103,17 @@ def client_from_params(params):
             request_timeout=params["request_timeout"],
             rate_limit=params["rate_limit"],
             retry_timeout=params["retry_timeout"],
+            allow_insecure_http=params["allow_insecure_http"],
         )
     except PanelError as error:
         raise TaskFailed(str(error), status=getattr(error, "status", None)) from None
+
+
+def _with_warnings(client, result):
+    """``result`` plus the client's warnings, which both ways of running show as the task's warnings."""
+    if client.warnings:
+        result["warnings"] = list(client.warnings)
+    return result
 
 
 def server_control(params, check_mode=False, diff=False):
@@ -115,10 +123,12 @@ def server_control(params, check_mode=False, diff=False):
     shared = SharedStatusReads.for_client(client, params["rate_limit"])
     shared.join()
     try:
-        return run_control(client, request, check_mode=check_mode, diff=diff, status_reads=shared, before_reads=shared)
+        return _with_warnings(client, run_control(client, request, check_mode=check_mode, diff=diff,
+                                                  status_reads=shared, before_reads=shared))
     except ControlFailed as failure:
         # The message puts the panel's error in context (was anything queued?).
-        raise TaskFailed(failure.message, status=getattr(failure.error, "status", None), **failure.result) from None
+        raise TaskFailed(failure.message, status=getattr(failure.error, "status", None),
+                         **_with_warnings(client, failure.result)) from None
     finally:
         shared.close()
 
@@ -130,5 +140,6 @@ def server_info(params):
         servers = select_servers(client, server_id=params["id"], names=params["name"], games=params["game"],
                                  statuses=params["status"], include=params["include"])
     except PanelError as error:
-        raise TaskFailed(str(error), status=getattr(error, "status", None), api=client.stats, servers=[]) from None
-    return dict(changed=False, servers=servers, api=client.stats)
+        raise TaskFailed(str(error), status=getattr(error, "status", None),
+                         **_with_warnings(client, dict(api=client.stats, servers=[]))) from None
+    return _with_warnings(client, dict(changed=False, servers=servers, api=client.stats))
