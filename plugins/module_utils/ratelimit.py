@@ -81,8 +81,13 @@ class SharedBudget(object):
     def __repr__(self):
         return "<SharedBudget rate_limit=%d shared=%s>" % (self.rate_limit, self.shared)
 
-    def acquire(self):
-        """Wait for a free slot, take it, and return the seconds waited."""
+    def acquire(self, max_wait=None):
+        """Wait for a free slot, take it, and return the seconds waited.
+
+        With ``max_wait`` (seconds), give up instead of waiting longer than that: no
+        slot is taken and None is returned (a wait's own deadline must not be overrun
+        by queueing for the budget).
+        """
         if self.rate_limit <= 0:
             return 0.0
         waited = 0.0
@@ -90,6 +95,8 @@ class SharedBudget(object):
             wait = self._change(lambda budget: self._take_slot(budget, self.clock.time()))
             if wait is None:
                 return waited
+            if max_wait is not None and waited + wait > max_wait:
+                return None
             self.clock.sleep(wait)
             waited += wait
 

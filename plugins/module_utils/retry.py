@@ -221,7 +221,7 @@ class RetryPolicy(object):
         retries = 0
         while True:
             if self.budget is not None:
-                self._count_wait(self.budget.acquire())
+                self._take_budget_slot(what, server_id)
             self.stats["requests"] += 1
             try:
                 response, failure = attempt(), None
@@ -238,6 +238,18 @@ class RetryPolicy(object):
             self._count_wait(delay)
             retries += 1
             self.stats["retries"] += 1
+
+    def _take_budget_slot(self, what, server_id):
+        """Wait for the shared rate budget, but never past an outer deadline (``limit_at``)."""
+        if self.limit_at is None:
+            self._count_wait(self.budget.acquire())
+            return
+        waited = self.budget.acquire(max_wait=max(0.0, self.limit_at - self.clock.monotonic()))
+        if waited is None:
+            raise errors.transient(errors.PanelRateLimitError(
+                "%s was not sent: the shared rate budget of this token (rate_limit) had no free request "
+                "before %s ran out." % (what, self.limit_option), server_id=server_id))
+        self._count_wait(waited)
 
     def _retry_delay(self, is_read, retries, response, failure, what, server_id):
         """Seconds to wait before trying again; None when ``response`` is final.  Raises when it must not be retried."""

@@ -54,7 +54,7 @@ class NoBudget:
         self.acquired = 0
         self.waits = list(waits or [])
 
-    def acquire(self):
+    def acquire(self, max_wait=None):
         self.acquired += 1
         return self.waits.pop(0) if self.waits else 0.0
 

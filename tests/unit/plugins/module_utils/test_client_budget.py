@@ -20,7 +20,7 @@ class RecordingBudget:
     def __init__(self):
         self.answers = []
 
-    def acquire(self):
+    def acquire(self, max_wait=None):
         return 0.0
 
     def observe(self, status, headers):

@@ -294,3 +294,16 @@ def test_budget_is_shared_across_processes(tmp_path):
 
 def test_window_constant_is_a_minute():
     assert ratelimit.WINDOW_SECONDS == 60.0
+
+
+def test_a_bounded_acquire_gives_up_without_taking_a_slot_or_sleeping_past_its_bound(tmp_path):
+    clock = FakeClock()
+    budget = SharedBudget(KEY, 2, directory=str(tmp_path), clock=clock)
+    for unused in range(2):
+        budget.acquire()
+        answered(budget)
+    assert budget.acquire(max_wait=10.0) is None
+    assert sum(clock.sleeps) <= 10.0
+    assert len(stamps_in(tmp_path)) == 2  # giving up took no slot
+    # A bound long enough for the window to free a slot waits for it, as without a bound.
+    assert budget.acquire(max_wait=COUNTED_SECONDS + 1) == pytest.approx(COUNTED_SECONDS)

@@ -101,3 +101,24 @@ def test_outside_a_deadline_retry_timeout_alone_decides():
     client = panel.client(retry_timeout=5)
     assert client.get_server("mc-01")["id"] == "mc-01"
     assert panel.clock.sleeps == [4]
+
+
+def test_waiting_for_the_shared_rate_budget_does_not_carry_the_wait_past_wait_timeout(tmp_path):
+    # A rate limit of 3 a minute: another process has just spent one request, the read
+    # before queueing and the POST spend the other two, so the wait's first read would have
+    # to queue for the budget for a minute, far past the 20 s wait.
+    from ansible_collections.gamepanel.panel.plugins.module_utils.ratelimit import SharedBudget
+
+    panel = FakePanel()
+    budget = SharedBudget("k" * 64, 3, directory=str(tmp_path), clock=panel.clock)
+    budget.acquire()
+    budget.observe(200, {})  # the other process's answer came back
+    panel.reply(json=server()).reply(status=202, json={"state": "queued"})
+    client = panel.client(budget=budget, retry_timeout=60)
+    started = panel.clock.monotonic()
+    with pytest.raises(ControlFailed) as caught:
+        run_control(client, ControlRequest("restarted", server_id="mc-01", rate_limit=3, wait_timeout=20, poll_interval=5))
+    elapsed = panel.clock.monotonic() - started
+    assert elapsed <= 20
+    assert "rate budget" in caught.value.message and "wait_timeout" in caught.value.message
+    assert len([sent for sent in panel.sent if sent.method == "POST"]) == 1
