@@ -133,3 +133,20 @@ def test_report_with_module_defaults(ansible, emulator, tmp_path):
     _html, document, _rows = read_report(tmp_path / 'out')
     assert document['meta']['panel'] == emulator.live_url
     assert document['summary']['servers'] == 6
+
+
+def test_report_of_the_servers_a_target_matches(ansible, emulator, tmp_path):
+    """With target, the report covers the inventory hosts it matches; with an unreadable inventory it fails."""
+    inventory = 'plugin: gamepanel.panel.servers\nhostname_source: id\n'
+    dest = tmp_path / 'rust'
+    run = ansible.playbook(REPORT, inventory=inventory, extra_vars={'target': 'game_rust', 'fleet_report_dest': str(dest)})
+    assert run.rc == 0, run.describe()
+    unused_html, document, rows = read_report(dest)
+    assert sorted(server['id'] for server in document['servers']) == ['rust-01', 'rust-02']
+    assert sorted(row['id'] for row in rows) == ['rust-01', 'rust-02']
+
+    refused = ansible.playbook(REPORT, inventory=inventory, token='gp-test-revoked',
+                               extra_vars={'target': 'game_rust', 'fleet_report_dest': str(tmp_path / 'none')})
+    assert refused.rc != 0
+    assert 'could not be read' in refused.stdout and 'HTTP 401' in refused.stdout
+    assert not (tmp_path / 'none').exists()
