@@ -121,19 +121,29 @@ def nothing_was_sent(exc):
     """
     if isinstance(exc, requests.exceptions.ConnectTimeout):
         return True
+    return any(isinstance(current, (NewConnectionError, ConnectTimeoutError, ConnectionRefusedError))
+               for current, _linked in _causes(exc))
+
+
+def _causes(exc):
+    """Every exception behind ``exc``, ``exc`` first, outermost before innermost, each once.
+
+    Yields ``(exception, linked)``: ``linked`` are the exceptions it points to.  requests,
+    urllib3 and the socket layer link them three ways: urllib3's ``reason``, Python's
+    ``__cause__``/``__context__``, and exceptions passed as arguments.
+    """
     pending = [exc]
     seen = set()
     while pending:
-        current = pending.pop()
+        current = pending.pop(0)
         if id(current) in seen:
             continue
         seen.add(id(current))
-        if isinstance(current, (NewConnectionError, ConnectTimeoutError, ConnectionRefusedError)):
-            return True
         linked = [getattr(current, "reason", None), current.__cause__, current.__context__]
         linked.extend(current.args)
-        pending.extend(item for item in linked if isinstance(item, BaseException))
-    return False
+        linked = [item for item in linked if isinstance(item, BaseException)]
+        yield current, linked
+        pending.extend(linked)
 
 
 def describe_failure(exc, panel_address=None):
@@ -160,22 +170,12 @@ def _root_cause(exc):
     requests wraps urllib3's exception, which wraps the socket's; their own texts
     repeat host, port and URL around the useful part.
     """
-    pending = [exc]
-    seen = set()
     innermost = exc
-    while pending:
-        current = pending.pop(0)
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
+    for current, linked in _causes(exc):
         if isinstance(current, OSError) and current.strerror:
             return current.strerror
-        linked = [getattr(current, "reason", None), current.__cause__, current.__context__]
-        linked.extend(current.args)
-        linked = [item for item in linked if isinstance(item, BaseException)]
         if not linked and str(current).strip():
             innermost = current
-        pending.extend(linked)
     lines = str(innermost).strip().splitlines()
     return lines[0] if lines else type(innermost).__name__
 
