@@ -179,7 +179,7 @@ except ImportError:
 
 from ansible_collections.gamepanel.panel.plugins.module_utils import inventory_naming as naming
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import NO_BASE_URL_MESSAGE, NO_TOKEN_MESSAGE, PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import filter_servers
 
 try:
@@ -278,15 +278,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         }
         # Checked here, not left to the client, because the cache key needs both before any client exists.
         if not settings['api_token'] or not settings['api_token'].strip():
-            raise AnsibleParserError(
-                'No API token was given: set api_token or the GAMEPANEL_API_TOKEN environment variable. '
-                'Create a token in the panel under Settings \u2192 API tokens.'
-            )
+            raise AnsibleParserError(NO_TOKEN_MESSAGE)
         if not settings['base_url'] or not settings['base_url'].strip():
-            raise AnsibleParserError(
-                'No base_url was given: set base_url or the GAMEPANEL_BASE_URL environment variable to the API root '
-                'including the version segment, for example https://panel.example.com/api/v1.'
-            )
+            raise AnsibleParserError(NO_BASE_URL_MESSAGE)
         return settings
 
     # -- data: cache or panel -----------------------------------------------------------------

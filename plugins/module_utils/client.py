@@ -136,9 +136,7 @@ def _server_segment(server_id):
 
 def _clean_token(api_token):
     if not isinstance(api_token, str) or not api_token.strip():
-        raise errors.PanelAuthError(
-            "No API token was given: set api_token or the GAMEPANEL_API_TOKEN environment variable. "
-            "Create a token in the panel under Settings → API tokens.")
+        raise errors.PanelAuthError(errors.NO_TOKEN_MESSAGE)
     token = api_token.strip()  # a token pasted or read from a file often ends with a newline
     if any(char.isspace() or not 32 < ord(char) < 127 for char in token):
         raise errors.PanelAuthError(
@@ -249,9 +247,7 @@ class PanelClient(object):
     @staticmethod
     def _check_base_url(base_url):
         if not isinstance(base_url, str) or not base_url.strip():
-            raise errors.PanelError(
-                "No base_url was given: set base_url or the GAMEPANEL_BASE_URL environment variable to the API root "
-                "including the version segment, for example https://panel.example.com/api/v1.")
+            raise errors.PanelError(errors.NO_BASE_URL_MESSAGE)
         problem = errors.PanelError(
             "base_url %r is not an http(s) URL of the API root (no query, no fragment), for example "
             "https://panel.example.com/api/v1." % (base_url,))

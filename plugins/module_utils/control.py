@@ -26,18 +26,30 @@ panel, the answer did not come back):
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAmbiguousError, PanelError, echoed
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAmbiguousError, PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.servers import describe, find_server_by_name
 from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import poll_ceiling, poll_until
 
 ONLINE = "online"
 ACTION_FOR_STATE = {"started": "start", "stopped": "stop", "restarted": "restart"}
-DEFAULT_STOPPED_STATUSES = ("offline", "stopped")
+
+# The defaults of server_control's own options, written once: its argument spec (tasks.py)
+# and ControlRequest both read them here.  DOCUMENTATION shows them too; sanity checks it agrees.
+DEFAULTS = {
+    "wait": True,
+    "wait_timeout": 300,
+    "poll_interval": 5.0,
+    "drain_timeout": 0,
+    "on_busy": "skip",
+    "stopped_statuses": ("offline", "stopped"),
+}
+
+# The task parameters ControlRequest.from_params copies under their own name.
+_REQUEST_OPTIONS = ("wait", "wait_timeout", "poll_interval", "min_uptime", "max_players", "drain_timeout", "on_busy",
+                    "stopped_statuses", "api_variant", "rate_limit")
 
 # Actions that take players off a server, and so honour max_players.
 PLAYER_GATED_ACTIONS = ("stop", "restart")
-
-# A name that matches nothing lists at most this many candidates in the error.
-MAX_LISTED_CANDIDATES = 20
 
 
 class ControlFailed(Exception):
@@ -57,9 +69,10 @@ class ControlFailed(Exception):
 class ControlRequest:
     """What the user asked for (``problems()`` checks it); usually built from the module's parameters."""
 
-    def __init__(self, state, server_id=None, name=None, wait=True, wait_timeout=300, poll_interval=5.0,
-                 min_uptime=None, max_players=None, drain_timeout=0, on_busy="skip",
-                 stopped_statuses=DEFAULT_STOPPED_STATUSES, api_variant="live", rate_limit=120):
+    def __init__(self, state, server_id=None, name=None, wait=DEFAULTS["wait"], wait_timeout=DEFAULTS["wait_timeout"],
+                 poll_interval=DEFAULTS["poll_interval"], min_uptime=None, max_players=None,
+                 drain_timeout=DEFAULTS["drain_timeout"], on_busy=DEFAULTS["on_busy"],
+                 stopped_statuses=DEFAULTS["stopped_statuses"], api_variant="live", rate_limit=120):
         self.state = state
         self.server_id = server_id
         self.name = name
@@ -76,22 +89,13 @@ class ControlRequest:
 
     @classmethod
     def from_params(cls, params):
-        return cls(
-            state=params["state"],
-            server_id=params.get("id"),
-            name=params.get("name"),
-            wait=params.get("wait", True),
-            wait_timeout=params.get("wait_timeout", 300),
-            poll_interval=params.get("poll_interval", 5.0),
-            min_uptime=params.get("min_uptime"),
-            max_players=params.get("max_players"),
-            drain_timeout=params.get("drain_timeout", 0),
-            on_busy=params.get("on_busy", "skip"),
-            # An empty list stays empty, so problems() refuses it instead of silently using the default.
-            stopped_statuses=DEFAULT_STOPPED_STATUSES if params.get("stopped_statuses") is None else params["stopped_statuses"],
-            api_variant=params.get("api_variant") or "live",
-            rate_limit=params.get("rate_limit", 120),  # 0 (pacing off) stays 0
-        )
+        """The request a task's parameters make; an option that is absent or None keeps the constructor's default.
+
+        An empty ``stopped_statuses`` stays empty, so problems() refuses it instead of silently using
+        the default; a ``rate_limit`` of 0 (pacing off) stays 0.
+        """
+        options = dict((option, params[option]) for option in _REQUEST_OPTIONS if params.get(option) is not None)
+        return cls(params["state"], server_id=params.get("id"), name=params.get("name"), **options)
 
     @property
     def action(self):
@@ -109,11 +113,6 @@ class ControlRequest:
         if not self.stopped_statuses:
             found.append("stopped_statuses must name at least one status.")
         return found
-
-
-def describe(server):
-    """``name (id)``: how servers are named in every message (a very long name or id is cut)."""
-    return "%s (%s)" % (echoed(server.get("name")), echoed(server.get("id")))
 
 
 def status_of(server):
@@ -157,32 +156,6 @@ def expected_status(request, server):
         status = status_of(server)
         return status if status in request.stopped_statuses else request.stopped_statuses[0]
     return ONLINE
-
-
-def find_server_by_name(servers, name):
-    """The one server whose name is exactly ``name``; ValueError listing the candidates otherwise."""
-    matches = [server for server in servers if server.get("name") == name]
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        raise ValueError("%d servers are named %r: %s. Select one by id." % (
-            len(matches), echoed(name), ", ".join(describe(server) for server in matches)))
-    if not servers:
-        raise ValueError("No server is named %r: this token sees no servers at all." % echoed(name))
-    folded = name.lower()
-
-    def resembles(server):
-        other = server.get("name")
-        return isinstance(other, str) and bool(other) and (folded in other.lower() or other.lower() in folded)
-
-    similar = [server for server in servers if resembles(server)]
-    candidates = similar or servers
-    listed = ", ".join(describe(server) for server in candidates[:MAX_LISTED_CANDIDATES])
-    more = len(candidates) - MAX_LISTED_CANDIDATES
-    if more > 0:
-        listed += " and %d more" % more
-    heading = "Similar names" if similar else "Servers this token sees"
-    raise ValueError("No server is named exactly %r. %s: %s." % (echoed(name), heading, listed))
 
 
 # Seconds of slack in the uptime comparison of Convergence: the panel reports whole

@@ -21,6 +21,12 @@ import json
 
 REDACTED = "<redacted>"
 
+# Missing connection settings, said the same way by the client and the inventory plugin.
+NO_TOKEN_MESSAGE = ("No API token was given: set api_token or the GAMEPANEL_API_TOKEN environment variable. "
+                    "Create a token in the panel under Settings \u2192 API tokens.")
+NO_BASE_URL_MESSAGE = ("No base_url was given: set base_url or the GAMEPANEL_BASE_URL environment variable to the API "
+                       "root including the version segment, for example https://panel.example.com/api/v1.")
+
 # Keys under which error bodies commonly keep their human sentence, most specific first.
 _MESSAGE_KEYS = ("message", "detail", "error_description", "title", "msg", "description", "reason")
 # Keys that hold a nested error object, a list of errors, or a plain error string.

@@ -26,7 +26,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-HOST_VARIABLE_FIELDS = ('id', 'name', 'game', 'status', 'players', 'cpu', 'memory_mb', 'uptime_seconds')
+from ansible_collections.gamepanel.panel.plugins.module_utils.servers import SERVER_FIELDS
+
+# Every field of a normalised server record becomes a host variable.
+HOST_VARIABLE_FIELDS = SERVER_FIELDS
 
 ALL_SERVERS_GROUP = 'gamepanel'
 GAME_GROUP_PREFIX = 'game_'

@@ -13,10 +13,15 @@ from __future__ import annotations
 
 import fnmatch
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import echoed
+
 # The Server fields of the specification, in the order they are returned.
 SERVER_FIELDS = ("id", "name", "game", "status", "players", "cpu", "memory_mb", "uptime_seconds")
 
 SUBRESOURCES = ("players", "metrics", "console", "resources")
+
+# A name that matches nothing lists at most this many candidates in the error.
+MAX_LISTED_CANDIDATES = 20
 
 
 def normalize_server(raw):
@@ -100,3 +105,34 @@ def select_servers(client, server_id=None, names=None, games=None, statuses=None
         for server in servers:
             server["details"] = dict((kind, client.get_subresource(server["id"], kind)) for kind in include)
     return servers
+
+
+def describe(server):
+    """``name (id)``: how servers are named in every message (a very long name or id is cut)."""
+    return "%s (%s)" % (echoed(server.get("name")), echoed(server.get("id")))
+
+
+def find_server_by_name(servers, name):
+    """The one server whose name is exactly ``name``; ValueError listing the candidates otherwise."""
+    matches = [server for server in servers if server.get("name") == name]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise ValueError("%d servers are named %r: %s. Select one by id." % (
+            len(matches), echoed(name), ", ".join(describe(server) for server in matches)))
+    if not servers:
+        raise ValueError("No server is named %r: this token sees no servers at all." % echoed(name))
+    folded = name.lower()
+
+    def resembles(server):
+        other = server.get("name")
+        return isinstance(other, str) and bool(other) and (folded in other.lower() or other.lower() in folded)
+
+    similar = [server for server in servers if resembles(server)]
+    candidates = similar or servers
+    listed = ", ".join(describe(server) for server in candidates[:MAX_LISTED_CANDIDATES])
+    more = len(candidates) - MAX_LISTED_CANDIDATES
+    if more > 0:
+        listed += " and %d more" % more
+    heading = "Similar names" if similar else "Servers this token sees"
+    raise ValueError("No server is named exactly %r. %s: %s." % (echoed(name), heading, listed))

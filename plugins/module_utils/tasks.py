@@ -21,6 +21,7 @@ from __future__ import annotations
 from ansible.module_utils.basic import env_fallback, missing_required_lib
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.client import HAS_REQUESTS, PanelClient
+from ansible_collections.gamepanel.panel.plugins.module_utils.control import DEFAULTS as CONTROL_DEFAULTS
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec
@@ -53,14 +54,14 @@ def _server_control_spec():
         id=dict(type="str"),
         name=dict(type="str"),
         state=dict(type="str", required=True, choices=["started", "stopped", "restarted"]),
-        wait=dict(type="bool", default=True),
-        wait_timeout=dict(type="int", default=300),
-        poll_interval=dict(type="float", default=5),
+        wait=dict(type="bool", default=CONTROL_DEFAULTS["wait"]),
+        wait_timeout=dict(type="int", default=CONTROL_DEFAULTS["wait_timeout"]),
+        poll_interval=dict(type="float", default=CONTROL_DEFAULTS["poll_interval"]),
         min_uptime=dict(type="int"),
         max_players=dict(type="int"),
-        drain_timeout=dict(type="int", default=0),
-        on_busy=dict(type="str", choices=["skip", "fail"], default="skip"),
-        stopped_statuses=dict(type="list", elements="str", default=["offline", "stopped"]),
+        drain_timeout=dict(type="int", default=CONTROL_DEFAULTS["drain_timeout"]),
+        on_busy=dict(type="str", choices=["skip", "fail"], default=CONTROL_DEFAULTS["on_busy"]),
+        stopped_statuses=dict(type="list", elements="str", default=list(CONTROL_DEFAULTS["stopped_statuses"])),
     )
     return TaskSpec(spec, mutually_exclusive=[("id", "name")], required_one_of=[("id", "name")])
 
