@@ -12,19 +12,24 @@ A task runs in one of two ways, with this one implementation:
   interpreter is started and nothing is copied.  They validate the parameters against
   the same ``TaskSpec`` and call the same functions.
 
-Each function returns the task's result dict or raises TaskFailed holding the
-message and the result as far as the task got; neither ever holds the token.
+Each function takes ``(params, check_mode, diff)`` and returns the task's result dict or
+raises TaskFailed (module.py: every failure has that one shape, built by
+``failure_from_error``) holding the message and the result as far as the task got;
+neither ever holds the token.
 """
 
 from __future__ import annotations
 
-from ansible.module_utils.basic import env_fallback, missing_required_lib
+from ansible.module_utils.basic import env_fallback
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.client import HAS_REQUESTS, PanelClient
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import DEFAULTS as CONTROL_DEFAULTS
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
-from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.module import (
+    client_from_params,
+    failure_from_error,
+    panel_argument_spec,
+)
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import SUBRESOURCES, select_servers
 from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import SharedStatusReads
 
@@ -82,34 +87,6 @@ SERVER_CONTROL = _server_control_spec()
 SERVER_INFO = _server_info_spec()
 
 
-class TaskFailed(Exception):
-    """The task fails with ``msg``; ``result`` holds its other return values."""
-
-    def __init__(self, msg, **result):
-        super(TaskFailed, self).__init__(msg)
-        self.msg = msg
-        self.result = result
-
-
-def client_from_params(params):
-    """A PanelClient configured from a task's parameters; TaskFailed on bad settings."""
-    if not HAS_REQUESTS:
-        raise TaskFailed(missing_required_lib("requests"))
-    try:
-        return PanelClient(
-            params["base_url"],
-            params["api_token"],
-            api_variant=params["api_variant"],
-            validate_certs=params["validate_certs"],
-            request_timeout=params["request_timeout"],
-            rate_limit=params["rate_limit"],
-            retry_timeout=params["retry_timeout"],
-            allow_insecure_http=params["allow_insecure_http"],
-        )
-    except PanelError as error:
-        raise TaskFailed(str(error), status=getattr(error, "status", None)) from None
-
-
 def _with_warnings(client, result):
     """``result`` plus the client's warnings, which both ways of running show as the task's warnings."""
     if client.warnings:
@@ -128,19 +105,17 @@ def server_control(params, check_mode=False, diff=False):
                                                   status_reads=shared, before_reads=shared))
     except ControlFailed as failure:
         # The message puts the panel's error in context (was anything queued?).
-        raise TaskFailed(failure.message, status=getattr(failure.error, "status", None),
-                         **_with_warnings(client, failure.result)) from None
+        raise failure_from_error(failure.error, msg=failure.message, **_with_warnings(client, failure.result)) from None
     finally:
         shared.close()
 
 
-def server_info(params):
-    """Run one server_info task; returns its result or raises TaskFailed."""
+def server_info(params, check_mode=False, diff=False):
+    """Run one server_info task (it changes nothing: check and diff mode alter nothing); returns its result or raises TaskFailed."""
     client = client_from_params(params)
     try:
         servers = select_servers(client, server_id=params["id"], names=params["name"], games=params["game"],
                                  statuses=params["status"], include=params["include"])
     except PanelError as error:
-        raise TaskFailed(str(error), status=getattr(error, "status", None),
-                         **_with_warnings(client, dict(api=client.stats, servers=[]))) from None
+        raise failure_from_error(error, client, **_with_warnings(client, dict(servers=[]))) from None
     return _with_warnings(client, dict(changed=False, servers=servers, api=client.stats))

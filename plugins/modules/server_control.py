@@ -295,20 +295,14 @@ diff:
     after: {status: online}
 '''
 
-from ansible.module_utils.basic import AnsibleModule
-
-from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_CONTROL, TaskFailed, server_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.module import run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_CONTROL, server_control
 
 
 def main():
     # The action plugin of the same name runs the same tasks.server_control in the
     # controller's worker process when it can; this module runs it everywhere else.
-    module = AnsibleModule(**SERVER_CONTROL.module_kwargs())
-    try:
-        result = server_control(module.params, check_mode=module.check_mode, diff=module._diff)
-    except TaskFailed as failure:
-        module.fail_json(msg=failure.msg, **failure.result)
-    module.exit_json(**result)
+    run_task_module(SERVER_CONTROL, server_control)
 
 
 if __name__ == "__main__":

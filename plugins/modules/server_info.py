@@ -202,20 +202,14 @@ status:
   sample: 404
 '''
 
-from ansible.module_utils.basic import AnsibleModule
-
-from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_INFO, TaskFailed, server_info
+from ansible_collections.gamepanel.panel.plugins.module_utils.module import run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_INFO, server_info
 
 
 def main():
     # The action plugin of the same name runs the same tasks.server_info in the
     # controller's worker process when it can; this module runs it everywhere else.
-    module = AnsibleModule(**SERVER_INFO.module_kwargs())
-    try:
-        result = server_info(module.params)
-    except TaskFailed as failure:
-        module.fail_json(msg=failure.msg, **failure.result)
-    module.exit_json(**result)
+    run_task_module(SERVER_INFO, server_info)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from ansible.module_utils.basic import remove_values
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.client import HAS_REQUESTS
-from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import TaskFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.module import TaskFailed
 
 # Connection types (the connection plugin's ``transport``) that run tasks on the controller itself.
 CONTROLLER_TRANSPORTS = ("local",)
