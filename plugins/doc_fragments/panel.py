@@ -8,7 +8,8 @@ from __future__ import annotations
 
 class ModuleDocFragment(object):
 
-    # For modules (gamepanel.panel.panel): environment variables are argument-spec fallbacks.
+    # For every module and plugin (gamepanel.panel.panel).  Modules read the environment
+    # variables as argument-spec fallbacks; plugins add PLUGIN below for their `env:` entries.
     DOCUMENTATION = r'''
 options:
   api_token:
@@ -17,7 +18,7 @@ options:
       - Create one in the panel under B(Settings → API tokens). A C(read-only) token is enough to read servers;
         actions need a C(control) token (scope C(servers:control)) whose user is an owner or admin.
       - If not set, the value of the E(GAMEPANEL_API_TOKEN) environment variable is used. One of the two is required.
-      - The token never appears in the module's output, messages or logs.
+      - The token never appears in any output, message, log or cache.
     type: str
   base_url:
     description:
@@ -72,77 +73,30 @@ options:
     type: bool
     default: false
 requirements:
-  - requests (Python library, on the host the module runs on)
+  - requests (Python library, where the module or plugin runs)
 notes:
   - The panel counts requests per token per minute. The shared budget lives in files named by a hash of the token
     under E(GAMEPANEL_STATE_DIR), by default C(~/.ansible/tmp/gamepanel).
 '''
 
-    # For inventory and other plugins (gamepanel.panel.panel.plugin): the same options,
-    # read through Ansible's plugin configuration, so environment variables are `env:` entries.
+    # For inventory and other plugins (gamepanel.panel.panel.plugin), added after
+    # gamepanel.panel.panel: the same options read through Ansible's plugin configuration,
+    # so the environment variables become `env:` entries.  Only those entries are here.
     PLUGIN = r'''
 options:
   api_token:
-    description:
-      - "API token of the panel account, sent as C(Authorization: Bearer <token>)."
-      - Create one in the panel under B(Settings → API tokens). A C(read-only) token is enough.
-      - One of this option and the environment variable is required.
-      - The token never appears in the plugin's output, messages, logs or cache.
-    type: str
     env:
       - name: GAMEPANEL_API_TOKEN
   base_url:
-    description:
-      - Root URL of the panel's API, including the version segment, for example V(https://panel.example.com/api/v1).
-      - One of this option and the environment variable is required.
-    type: str
     env:
       - name: GAMEPANEL_BASE_URL
   api_variant:
-    description:
-      - Which variant of the API the panel offers.
-      - V(live) is the released API; V(planned) is the announced, not yet released API with the sub-resource
-        players only.
-    type: str
-    choices: [live, planned]
-    default: live
     env:
       - name: GAMEPANEL_API_VARIANT
-  validate_certs:
-    description:
-      - Whether to verify the panel's TLS certificate. Set to V(false) only for a test panel with a self-signed certificate.
-    type: bool
-    default: true
-  request_timeout:
-    description:
-      - Seconds to wait for the panel to accept a connection and, separately, to answer one request.
-    type: float
-    default: 30
   rate_limit:
-    description:
-      - Requests per minute this token may send; the plan sets it (Pro V(120), Team V(600)).
-      - Shared with every module and inventory process on the controller that uses the same token. V(0) turns the
-        client-side pacing off.
-    type: int
-    default: 120
     env:
       - name: GAMEPANEL_RATE_LIMIT
-  retry_timeout:
-    description:
-      - Seconds one request may spend being retried after a rate-limit answer (HTTP 429), a server error (5xx)
-        or a connection failure. V(0) turns retries off.
-    type: float
-    default: 60
   allow_insecure_http:
-    description:
-      - Whether a O(base_url) with plain C(http://) to a host other than this machine is accepted.
-      - By default such a URL is refused before anything is sent, because the API token would cross the network
-        unencrypted. C(http://) to C(localhost), C(127.0.0.0/8) or C(::1) never leaves the machine and is always accepted.
-      - Set to V(true) only for a test panel on a trusted network; every run then shows one warning.
-    type: bool
-    default: false
     env:
       - name: GAMEPANEL_ALLOW_INSECURE_HTTP
-requirements:
-  - requests (Python library, on the controller)
 '''

@@ -41,6 +41,7 @@ description:
 requirements:
   - requests
 extends_documentation_fragment:
+  - gamepanel.panel.panel
   - gamepanel.panel.panel.plugin
   - ansible.builtin.constructed
   - ansible.builtin.inventory_cache

@@ -23,20 +23,14 @@ author:
 extends_documentation_fragment:
   - gamepanel.panel.panel
   - ansible.builtin.action_common_attributes
+  - gamepanel.panel.attributes
+  - gamepanel.panel.attributes.no_diff
 attributes:
   check_mode:
     support: full
     details: In check mode the report is prepared but no file is written.
-  diff_mode:
-    support: none
   platform:
-    platforms: all
     details: Runs on the controller whatever the target host.
-  action_group:
-    description: Use C(group/gamepanel.panel.panel) in C(module_defaults) to set defaults for this module.
-    support: full
-    membership:
-      - gamepanel.panel.panel
 options:
   servers:
     description:

@@ -30,21 +30,16 @@ author:
   - gamepanel.panel contributors (@gamepanel)
 extends_documentation_fragment:
   - gamepanel.panel.panel
+  - ansible.builtin.action_common_attributes
+  - gamepanel.panel.attributes
 attributes:
   check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
     details: Reads the server, predicts RV(changed) and RV(action), and sends no action. It does not wait for
       O(drain_timeout).
   diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
     support: full
     details: Shows the server's status before and the status expected (or, after a wait, reached) after.
-  action_group:
-    description: Use C(group/gamepanel.panel.panel) in C(module_defaults) to set defaults for this module.
-    support: full
-    membership:
-      - gamepanel.panel.panel
 options:
   id:
     description:

@@ -19,19 +19,12 @@ author:
 extends_documentation_fragment:
   - gamepanel.panel.panel
   - ansible.builtin.action_common_attributes
+  - gamepanel.panel.attributes
+  - gamepanel.panel.attributes.no_diff
 attributes:
   check_mode:
     support: full
     details: The module only reads, so it runs the same in check mode.
-  diff_mode:
-    support: none
-  platform:
-    platforms: all
-  action_group:
-    description: Use C(group/gamepanel.panel.panel) in C(module_defaults) to set defaults for this module.
-    support: full
-    membership:
-      - gamepanel.panel.panel
 options:
   id:
     description:
