@@ -169,19 +169,10 @@ from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 
-try:
-    # ansible-core 2.19+ (data tagging): every string is untrusted unless marked trusted.
-    from ansible.template import trust_as_template
-    AnsibleUnsafeText = wrap_var = None  # pylint: disable=invalid-name
-except ImportError:
-    # Older ansible-core: every string is a template unless marked unsafe.
-    from ansible.utils.unsafe_proxy import AnsibleUnsafeText, wrap_var
-    trust_as_template = None  # pylint: disable=invalid-name
-
-from ansible_collections.gamepanel.panel.plugins.module_utils import inventory_naming as naming
-
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import NO_BASE_URL_MESSAGE, NO_TOKEN_MESSAGE, PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import filter_servers
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.templating import trusted_template, untrusted
 
 try:
     from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient
@@ -198,7 +189,7 @@ CACHE_FORMAT = 1
 # The interpreter is a template of our own, so it is marked trusted where that is needed.
 LOCAL_CONNECTION_VARIABLES = {
     'ansible_connection': 'local',
-    'ansible_python_interpreter': trust_as_template('{{ ansible_playbook_python }}') if trust_as_template else '{{ ansible_playbook_python }}',
+    'ansible_python_interpreter': trusted_template('{{ ansible_playbook_python }}'),
 }
 
 CONFIG_SUFFIXES = ('gamepanel.yml', 'gamepanel.yaml')
@@ -207,25 +198,6 @@ CONFIG_SUFFIXES = ('gamepanel.yml', 'gamepanel.yaml')
 # one "<path>: <reason>" per source that failed (never the token). A source that was read
 # always creates the group gamepanel, even for an empty fleet.
 INVENTORY_ERRORS_VARIABLE = 'gamepanel_inventory_errors'
-
-
-def untrusted(value):
-    """``value`` such that Ansible never renders it as a template.
-
-    With data tagging (ansible-core 2.19+) the panel's data is untrusted already. Before, it is
-    marked unsafe as wrap_var would, with fast paths for the field types of a server: wrap_var's
-    generic type checks were the largest cost of building a 10,000-host inventory.
-    """
-    if trust_as_template is not None:
-        return value
-    kind = type(value)
-    if kind is str:
-        return AnsibleUnsafeText(value)
-    if value is None or kind in (int, float, bool):
-        return value
-    if kind is dict:
-        return dict((key, untrusted(item)) for key, item in value.items())
-    return wrap_var(value)
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):

@@ -9,7 +9,7 @@ import pytest
 
 from ansible.inventory.group import to_safe_group_name
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.inventory_naming import (
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import (
     assign_host_names,
     check_hostvar_prefix,
     fleet_group_names,
