@@ -14,11 +14,13 @@ from __future__ import annotations
 
 class ModuleDocFragment(object):
 
-    # Every module: talks to the panel over HTTP from wherever it runs, and belongs to
-    # the action group that module_defaults uses for the connection options.
+    # Every module: supports check mode fully, talks to the panel over HTTP from wherever
+    # it runs, and belongs to the action group module_defaults uses for the connection options.
     DOCUMENTATION = r'''
 options: {}
 attributes:
+  check_mode:
+    support: full
   platform:
     platforms: all
   action_group:

@@ -27,7 +27,6 @@ extends_documentation_fragment:
   - gamepanel.panel.attributes.no_diff
 attributes:
   check_mode:
-    support: full
     details: In check mode the report is prepared but no file is written.
   platform:
     details: Runs on the controller whatever the target host.

@@ -34,7 +34,6 @@ extends_documentation_fragment:
   - gamepanel.panel.attributes
 attributes:
   check_mode:
-    support: full
     details: Reads the server, predicts RV(changed) and RV(action), and sends no action. It does not wait for
       O(drain_timeout).
   diff_mode:
@@ -218,30 +217,16 @@ before:
     - Null only when the server could not be read at all.
   returned: always
   type: dict
-  sample:
-    id: mc-01
-    name: Survival
-    game: minecraft
-    status: online
-    players: {current: 3, max: 20}
-    cpu: 12.5
-    memory_mb: 2048
-    uptime_seconds: 86400
+  sample: {id: mc-01, name: Survival, game: minecraft, status: online, players: {current: 3, max: 20},
+           cpu: 12.5, memory_mb: 2048, uptime_seconds: 86400}
 server:
   description:
     - The server as last read. After a wait, the read that ended it; otherwise the same as RV(before).
     - Its C(status) is the panel's raw value, known or not.
   returned: always
   type: dict
-  sample:
-    id: mc-01
-    name: Survival
-    game: minecraft
-    status: online
-    players: {current: 0, max: 20}
-    cpu: 3.1
-    memory_mb: 1900
-    uptime_seconds: 12
+  sample: {id: mc-01, name: Survival, game: minecraft, status: online, players: {current: 0, max: 20},
+           cpu: 3.1, memory_mb: 1900, uptime_seconds: 12}
 converged:
   description:
     - True when a wait saw the requested state, false when it ran out first.

@@ -23,7 +23,6 @@ extends_documentation_fragment:
   - gamepanel.panel.attributes.no_diff
 attributes:
   check_mode:
-    support: full
     details: The module only reads, so it runs the same in check mode.
 options:
   id:
