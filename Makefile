@@ -4,8 +4,13 @@
 #   make test    every check (TEST_STEPS below), timed, in two parallel lanes; .ci/run calls it
 #   make release-check   what a release needs on top (RELEASE_STEPS below); .ci/run calls it too
 #
-# Everything runs from virtual environments under .venv/, built from the pinned files
-# in requirements/ (re-built when a requirements file changes). See docs/testing.md.
+# What `make test` runs, in this order (each is a target of its own, `make help` lists them):
+#   1. set-up:  venvs (.venv/NAME from requirements/NAME.txt), collection (.ci/build_collection.sh),
+#               get-pip-standin (.ci/get_pip_standin.py)
+#   2. checks, in two parallel lanes (.ci/run_steps.py):  sanity lint galaxy-importer
+#                                                 and  docs-check units emulator-tests integration browser-test
+# Set-up logic lives in small scripts under .ci/ (interpreters: .ci/find_python.sh); this file
+# only names the steps and their order. See docs/testing.md.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -25,17 +30,13 @@ TMP := $(ROOT)/.tmp
 
 # ---------------------------------------------------------------------------
 # Interpreters. ansible-core 2.17 (the oldest supported) runs on Python 3.11; the newest
-# ansible-core needs Python 3.12+, we use 3.13. pyenv shims of versions that are not the
-# global one fail when run, so the real interpreters are looked up under $(pyenv root).
+# ansible-core needs Python 3.12+, we use 3.13. .ci/find_python.sh says how they are found.
 # Override with `make PYTHON_OLDEST=... PYTHON_LATEST=...`.
-PYENV_ROOT_DIR := $(shell pyenv root 2>/dev/null)
-first_python = $(shell for p in $(1); do if "$$p" -c 'import sys' >/dev/null 2>&1; then command -v "$$p"; break; fi; done)
 ifeq ($(origin PYTHON_OLDEST),undefined)
-PYTHON_OLDEST := $(call first_python,$(wildcard $(PYENV_ROOT_DIR)/versions/3.11.*/bin/python3.11) python3.11 python3)
+PYTHON_OLDEST := $(shell .ci/find_python.sh 3.11)
 endif
 ifeq ($(origin PYTHON_LATEST),undefined)
-PYTHON_LATEST := $(call first_python,$(wildcard $(PYENV_ROOT_DIR)/versions/3.13.*/bin/python3.13) \
-	$(wildcard $(PYENV_ROOT_DIR)/versions/3.12.*/bin/python3.12) python3.13 python3.12 python3)
+PYTHON_LATEST := $(shell .ci/find_python.sh 3.13 3.12)
 endif
 export PYTHON_OLDEST PYTHON_LATEST
 
@@ -99,7 +100,8 @@ endef
 
 help:
 	@echo "make demo             run the demo against the bundled panel emulator"
-	@echo "make test             run every check: $(TEST_STEPS)"
+	@echo "make test             set-up ($(SETUP_STEPS)), then every check in two lanes:"
+	@echo "                      [$(LANE_SANITY)] and [$(LANE_CHECKS)]"
 	@echo "make venvs            create .venv/NAME from requirements/NAME.txt for: $(VENV_NAMES)"
 	@echo "make collection       build $(TARBALL) and install it into $(BUILD)/collections"
 	@echo "make get-pip-standin  provide the pip bootstrap script ansible-test would download"
@@ -141,11 +143,8 @@ $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest): requirements/
 $(call stamp,browser): requirements/test-ansible-2.17.txt requirements/emulator.txt
 
 # ---------------------------------------------------------------------------
-# The collection: a clean copy of the checkout (tracked and untracked-not-ignored files)
-# under build/ansible_collections/gamepanel/panel, where ansible-test needs it (it refuses
-# a symlink); the tarball built from that copy; the tarball installed into build/collections.
-# The copy gets a throwaway git repository: inside this checkout ansible-test would
-# otherwise take /work's repository, where build/ is ignored, and see no file at all.
+# The collection: a clean copy of the checkout, its tarball, and that tarball installed
+# into build/collections (.ci/build_collection.sh says how and why).
 
 COLL_FINGERPRINT := $(BUILD)/.collection.sha1
 COLL_STAMP := $(BUILD)/.collection.stamp
@@ -161,19 +160,7 @@ $(COLL_FINGERPRINT): FORCE
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,test-ansible-2.17)
-	@rm -rf $(BUILD)/.ansible-test-output
-	@if [ -d $(COLL)/tests/output ]; then mv $(COLL)/tests/output $(BUILD)/.ansible-test-output; fi
-	@rm -rf $(COLL_ROOT) $(BUILD)/collections $(BUILD)/gamepanel-panel-*.tar.gz
-	@mkdir -p $(COLL)
-	@git ls-files -z --cached --others --exclude-standard \
-		| tar --null --files-from=- --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C $(COLL)
-	@cd $(COLL) && git init -q .
-	@# keep ansible-test's output (its delegation venv lives there) across rebuilds of the copy
-	@if [ -d $(BUILD)/.ansible-test-output ]; then mkdir -p $(COLL)/tests && mv $(BUILD)/.ansible-test-output $(COLL)/tests/output; fi
-	@$(ANSIBLE_ENV) $(T17)/ansible-galaxy collection build $(COLL) --output-path $(BUILD) --force
-	@$(ANSIBLE_ENV) $(T17)/ansible-galaxy collection install $(TARBALL) -p $(BUILD)/collections --force --offline \
-		| grep -v "is not part of the configured Ansible collections paths" || true
-	@test -f $(BUILD)/collections/ansible_collections/gamepanel/panel/MANIFEST.json
+	@$(ANSIBLE_ENV) .ci/build_collection.sh $(BUILD) $(T17)
 	@touch $@
 
 FORCE:

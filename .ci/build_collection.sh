@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Build the collection every check uses (the Makefile's `collection` step):
+# 1. a clean copy of the checkout (tracked and untracked-not-ignored files) under
+#    BUILD/ansible_collections/gamepanel/panel, where ansible-test needs it (it refuses a
+#    symlink).  The copy gets a throwaway git repository: inside this checkout ansible-test
+#    would otherwise take the outer repository, where build/ is ignored, and see no file;
+# 2. the tarball built from that copy, installed into BUILD/collections.
+# ansible-test's output in the old copy (its delegation venv lives there) is kept.
+# Usage (from the checkout): .ci/build_collection.sh BUILD ANSIBLE_BIN_DIR; ANSIBLE_* from the environment.
+set -euo pipefail
+build=$1
+bin=$2
+coll_root=$build/ansible_collections
+coll=$coll_root/gamepanel/panel
+version=$(sed -n 's/^version:[[:space:]]*//p' galaxy.yml)
+tarball=$build/gamepanel-panel-$version.tar.gz
+
+rm -rf "$build/.ansible-test-output"
+if [ -d "$coll/tests/output" ]; then mv "$coll/tests/output" "$build/.ansible-test-output"; fi
+rm -rf "$coll_root" "$build/collections" "$build"/gamepanel-panel-*.tar.gz
+mkdir -p "$coll"
+git ls-files -z --cached --others --exclude-standard \
+    | tar --null --files-from=- --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$coll"
+(cd "$coll" && git init -q .)
+if [ -d "$build/.ansible-test-output" ]; then
+    mkdir -p "$coll/tests" && mv "$build/.ansible-test-output" "$coll/tests/output"
+fi
+"$bin/ansible-galaxy" collection build "$coll" --output-path "$build" --force
+"$bin/ansible-galaxy" collection install "$tarball" -p "$build/collections" --force --offline \
+    | grep -v "is not part of the configured Ansible collections paths" || true
+test -f "$build/collections/ansible_collections/gamepanel/panel/MANIFEST.json"
