@@ -17,12 +17,8 @@ from .harness import EmulatorProcess
 @pytest.fixture(scope="session")
 def emulator_process() -> t.Iterator[EmulatorProcess]:
     """The session's emulator (default fixture, controls on). Prefer ``emulator``, which also resets it."""
-    process = EmulatorProcess()
-    process.start()
-    try:
+    with EmulatorProcess() as process:
         yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture

@@ -46,12 +46,8 @@ FAULTS = (
 
 @pytest.fixture(scope="module")
 def fleet_emulator():
-    process = EmulatorProcess(fleet_size=FLEET_SIZE)
-    process.start()
-    try:
+    with EmulatorProcess(fleet_size=FLEET_SIZE) as process:
         yield process
-    finally:
-        process.stop()
 
 
 def inventory_of(servers):

@@ -83,12 +83,8 @@ def moment(text):
 
 @pytest.fixture(scope="module")
 def fleet_process():
-    process = EmulatorProcess(fleet_size=FLEET_SIZE)
-    process.start()
-    try:
+    with EmulatorProcess(fleet_size=FLEET_SIZE) as process:
         yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture
