@@ -272,12 +272,12 @@ class ServerControl:
             self.changed = True
             if self.check_mode:
                 return self.result()
-            before = Convergence(self.request, self.server, self.read_finished)
+            convergence = Convergence(self.request, self.server, self.read_finished)
             ambiguous = self.queue(action)
             if self.request.wait:
-                self.wait_for(before, ambiguous)
+                self.wait_for(convergence, ambiguous)
             elif ambiguous is not None:
-                self.confirm_without_wait(before, ambiguous)
+                self.confirm_without_wait(convergence, ambiguous)
             return self.result()
         except PanelError as error:
             self.fail(self.explain_panel_error(error), error)
@@ -296,11 +296,9 @@ class ServerControl:
             server, self.read_started, self.read_finished = self.before_reads.read_before(
                 self.request.server_id, self.task_started)
             return server
-        self.read_started = self.clock.time()
         if self.request.server_id is not None:
-            server = self.client.get_server(self.request.server_id)
-            self.read_finished = self.clock.time()
-            return server
+            return self.get_timed(self.request.server_id)
+        self.read_started = self.clock.time()
         servers = self.client.list_servers()
         self.read_finished = self.clock.time()
         try:
@@ -311,11 +309,16 @@ class ServerControl:
             self.fail("The panel lists a server named %r without an id, so it cannot be controlled." % self.request.name)
         return server
 
+    def get_timed(self, server_id):
+        """GET one server, noting when the read started and ended (Convergence compares uptimes over that)."""
+        self.read_started = self.clock.time()
+        server = self.client.get_server(server_id)
+        self.read_finished = self.clock.time()
+        return server
+
     def read(self):
         """GET the server again; every read lands in ``self.server`` so failures report the last one."""
-        self.read_started = self.clock.time()
-        self.server = self.client.get_server(self.server["id"])
-        self.read_finished = self.clock.time()
+        self.server = self.get_timed(self.server["id"])
         return self.server
 
     def read_after_post(self):

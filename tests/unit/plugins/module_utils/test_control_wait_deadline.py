@@ -13,6 +13,7 @@ import pytest
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelRateLimitError
+from ansible_collections.gamepanel.panel.plugins.module_utils.ratelimit import SharedBudget
 
 from panel_fakes import TOKEN, FakePanel
 
@@ -107,8 +108,6 @@ def test_waiting_for_the_shared_rate_budget_does_not_carry_the_wait_past_wait_ti
     # A rate limit of 3 a minute: another process has just spent one request, the read
     # before queueing and the POST spend the other two, so the wait's first read would have
     # to queue for the budget for a minute, far past the 20 s wait.
-    from ansible_collections.gamepanel.panel.plugins.module_utils.ratelimit import SharedBudget
-
     panel = FakePanel()
     budget = SharedBudget("k" * 64, 3, directory=str(tmp_path), clock=panel.clock)
     budget.acquire()
