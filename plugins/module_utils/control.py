@@ -46,7 +46,7 @@ DEFAULTS = {
 
 # The task parameters ControlRequest.from_params copies under their own name.
 _REQUEST_OPTIONS = ("wait", "wait_timeout", "poll_interval", "min_uptime", "max_players", "drain_timeout", "on_busy",
-                    "stopped_statuses", "api_variant", "rate_limit")
+                    "stopped_statuses", "only_if_status", "api_variant", "rate_limit")
 
 # Actions that take players off a server, and so honour max_players.
 PLAYER_GATED_ACTIONS = ("stop", "restart")
@@ -72,7 +72,7 @@ class ControlRequest:
     def __init__(self, state, server_id=None, name=None, wait=DEFAULTS["wait"], wait_timeout=DEFAULTS["wait_timeout"],
                  poll_interval=DEFAULTS["poll_interval"], min_uptime=None, max_players=None,
                  drain_timeout=DEFAULTS["drain_timeout"], on_busy=DEFAULTS["on_busy"],
-                 stopped_statuses=DEFAULTS["stopped_statuses"], api_variant="live", rate_limit=120):
+                 stopped_statuses=DEFAULTS["stopped_statuses"], only_if_status=None, api_variant="live", rate_limit=120):
         self.state = state
         self.server_id = server_id
         self.name = name
@@ -84,6 +84,8 @@ class ControlRequest:
         self.drain_timeout = drain_timeout
         self.on_busy = on_busy
         self.stopped_statuses = tuple(stopped_statuses)
+        # None: any status may be acted on; otherwise only these (an empty list is refused by problems())
+        self.only_if_status = None if only_if_status is None else tuple(only_if_status)
         self.api_variant = api_variant
         self.rate_limit = rate_limit
 
@@ -112,6 +114,8 @@ class ControlRequest:
                 found.append("%s must not be negative." % option)
         if not self.stopped_statuses:
             found.append("stopped_statuses must name at least one status.")
+        if self.only_if_status is not None and not self.only_if_status:
+            found.append("only_if_status must name at least one status (or be left out to act in any status).")
         return found
 
 
@@ -265,7 +269,7 @@ class ServerControl:
         self.require_variant_support()
         try:
             self.before = self.server = self.resolve()
-            action = self.pass_player_gate(planned_action(self.request, self.server))
+            action = self.pass_player_gate(self.pass_status_gate(planned_action(self.request, self.server)))
             if action is None:
                 return self.result()
             self.action = action
@@ -330,6 +334,24 @@ class ServerControl:
         self.not_before = view_time + 0.001  # the next read must show something newer
         return self.server
 
+    # -- status gate ---------------------------------------------------------------------
+
+    def status_allows(self, server):
+        return self.request.only_if_status is None or status_of(server) in self.request.only_if_status
+
+    def pass_status_gate(self, action):
+        """The action, or None (with ``skipped_reason``) when the status read last is not one of only_if_status.
+
+        The read it judges is the one the action would be sent on: a decision taken earlier,
+        on another read (a fleet read of a role, an inventory), cannot see a server that was
+        stopped or put in maintenance since.
+        """
+        if action is None or self.status_allows(self.server):
+            return action
+        self.skipped_reason = "%s has status %s, not one of only_if_status (%s): no %s sent." % (
+            describe(self.server), status_of(self.server), ", ".join(self.request.only_if_status), action)
+        return None
+
     # -- player gate ---------------------------------------------------------------------
 
     def players_allow(self, server):
@@ -347,10 +369,12 @@ class ServerControl:
         drained = False
         if request.drain_timeout > 0 and not self.check_mode:
             outcome = poll_until(self.clock, self.read,
-                                 lambda server: planned_action(request, server) is None or self.players_allow(server),
+                                 lambda server: (planned_action(request, server) is None or self.players_allow(server)
+                                                 or not self.status_allows(server)),
                                  request.drain_timeout, request.poll_interval, self.ceiling)
-            # The server may have reached the state on its own while players were leaving.
-            action = planned_action(request, self.server)
+            # While players were leaving, the server may have reached the state on its own, or
+            # someone else may have stopped it: decide again on the last read.
+            action = self.pass_status_gate(planned_action(request, self.server))
             if action is None or outcome.done:
                 return action
             drained = True

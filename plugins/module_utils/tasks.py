@@ -67,6 +67,7 @@ def _server_control_spec():
         drain_timeout=dict(type="int", default=CONTROL_DEFAULTS["drain_timeout"]),
         on_busy=dict(type="str", choices=["skip", "fail"], default=CONTROL_DEFAULTS["on_busy"]),
         stopped_statuses=dict(type="list", elements="str", default=list(CONTROL_DEFAULTS["stopped_statuses"])),
+        only_if_status=dict(type="list", elements="str"),
     )
     return TaskSpec(spec, mutually_exclusive=[("id", "name")], required_one_of=[("id", "name")])
 

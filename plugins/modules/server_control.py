@@ -59,8 +59,8 @@ options:
         already restarted.
       - V(restarted) on a server that is not online (C(offline), C(stopped), or any other status) starts it, as
         C(ansible.builtin.service) does. To restart only running servers, select the online ones first (the
-        C(status_online) group of the inventory, or M(gamepanel.panel.server_info) with a C(status) filter), or use
-        the C(gamepanel.panel.rolling_restart) role, which never starts a server.
+        C(status_online) group of the inventory, or M(gamepanel.panel.server_info) with a C(status) filter) and set
+        O(only_if_status=[online]), or use the C(gamepanel.panel.rolling_restart) role, which never starts a server.
       - The planned API variant (O(api_variant=planned)) can only restart; V(started) and V(stopped) fail there.
     type: str
     required: true
@@ -120,6 +120,18 @@ options:
     type: list
     elements: str
     default: [offline, stopped]
+  only_if_status:
+    description:
+      - Send the action only when the server's status is one of these; otherwise nothing is sent, RV(changed) is
+        false and RV(skipped_reason) says why.
+      - The status judged is the one read just before the action would be sent (and read again after a wait for
+        players to leave), so a server stopped or put into maintenance after an earlier read (an inventory, a
+        fleet read of a role) is left alone. O(state=restarted) with V([online]) restarts running servers and never
+        starts one.
+      - A server already in the requested O(state) is unchanged whatever its status.
+      - Left out, the action is sent in any status.
+    type: list
+    elements: str
 notes:
   - The module talks to the panel from the controller (or whichever host runs it); game servers need no SSH access.
   - When the task runs on the controller (C(localhost), or hosts with C(ansible_connection=local) such as those of
@@ -151,6 +163,7 @@ EXAMPLES = r'''
       gamepanel.panel.server_control:
         id: "{{ gamepanel_id }}"
         state: restarted
+        only_if_status: [online]  # stopped since the inventory was read: left stopped
         min_uptime: 3600
         max_players: 1
         drain_timeout: 600
@@ -240,7 +253,9 @@ elapsed:
   type: float
   sample: 41.2
 skipped_reason:
-  description: Why a busy server was skipped (O(max_players) with O(on_busy=skip)); null otherwise.
+  description:
+    - Why nothing was sent to a server that needed an action; null otherwise.
+    - A busy server (O(max_players) with O(on_busy=skip)), or a status outside O(only_if_status).
   returned: always
   type: str
   sample: Survival (mc-01) has 3 players online, more than max_players (0).

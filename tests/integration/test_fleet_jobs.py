@@ -13,6 +13,7 @@ import datetime
 
 import pytest
 
+from background import Background, wait_for_counters
 from emulator.harness import EmulatorProcess
 
 QUEUED_MESSAGE = "queued, not yet applied: the agent has not checked in"
@@ -196,6 +197,35 @@ def test_a_server_stopped_since_the_inventory_was_read_is_not_started(ansible, f
     assert counters["posts"]["srv-00002"] == 1  # the stop only
     found = outcomes(run)
     assert found["srv-00002"]["result"] == "skipped" and "status offline now" in found["srv-00002"]["reason"]
+
+
+def single_reads(counters):
+    return sum(routes.get("live GET /servers/{id}", 0) for routes in counters["requests"].values())
+
+
+@pytest.mark.parametrize("name, variables", [
+    ("restart_fleet", {"rolling_restart_max_players": 0, "rolling_restart_drain_timeout": 60}),
+    ("maintenance", {"maintenance_restart_after": 0, "maintenance_max_players": 0, "maintenance_drain_timeout": 60,
+                     "maintenance_start_stopped": True}),
+])
+def test_a_server_stopped_while_its_players_drain_is_not_started(ansible, fleet, name, variables):
+    # srv-00004 is online with 5 players in the role's fleet read, so server_control waits for
+    # them to leave; the server is stopped during that wait. The restart that would follow
+    # would start it: server_control's own last read must stop it (even where the job may
+    # start stopped servers: that is decided on the fleet read, for the next run).
+    reads_before = single_reads(fleet.control.counters())
+    background = Background(lambda: fleet_run(ansible, fleet, name, target="srv-00004", **variables))
+    wait_for_counters(fleet, lambda counters: single_reads(counters) >= reads_before + 3)  # draining
+    assert posts(fleet.control.counters()) == {}
+    fleet.control.set_server("srv-00004", status="offline", players=0)
+    run = background.join()
+    assert run.rc == 0, run.describe()
+    counters = fleet.control.counters()
+    assert posts(counters) == {} and not counters["restarts"]
+    assert fleet.control.server("srv-00004")["status"] == "offline"
+    outcome = outcomes(run)["srv-00004"]
+    assert outcome["result"] == "skipped", outcome
+    assert "has status offline, not one of only_if_status (online)" in outcome["reason"]
 
 
 # -- maintenance (default fleet) --------------------------------------------------------------

@@ -10,10 +10,9 @@ the agent acts, once the module was seen polling.
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
+
+from background import Background, wait_for_counters
 
 CONTROL = "server_control/control.yml"
 QUEUED_MESSAGE = "queued, not yet applied: the agent has not checked in"
@@ -44,40 +43,6 @@ def control(ansible, **options):
     run_options = {key: options.pop(key) for key in ("token", "variant", "check", "diff") if key in options}
     extra_vars = {"sc_" + key: value for key, value in options.items()}
     return registered(ansible, CONTROL, extra_vars=extra_vars, **run_options)["control"]
-
-
-class Background:
-    """A playbook run in a thread, so the test can act on the emulator while the module waits."""
-
-    def __init__(self, function):
-        self.outcome = None
-        self.error = None
-        self.thread = threading.Thread(target=self._run, args=(function,), daemon=True)
-        self.thread.start()
-
-    def _run(self, function):
-        try:
-            self.outcome = function()
-        except BaseException as error:  # pylint: disable=broad-except  # re-raised in join()
-            self.error = error
-
-    def join(self, timeout=120):
-        self.thread.join(timeout)
-        assert not self.thread.is_alive(), "the playbook did not finish"
-        if self.error is not None:
-            raise self.error
-        return self.outcome
-
-
-def wait_for_counters(emulator, condition, timeout=60):
-    """Poll the emulator's counters until ``condition(counters)`` holds (the test's own wait)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        counters = emulator.control.counters()
-        if condition(counters):
-            return counters
-        assert time.monotonic() < deadline, "condition never held; last counters: %r" % counters
-        time.sleep(0.05)
 
 
 # -- the four steps ------------------------------------------------------------------------
@@ -207,6 +172,31 @@ def test_drain_queues_once_the_players_have_left(ansible, emulator):
     assert (result["changed"], result["action"], result["converged"], result["skipped_reason"]) == (True, "restart", True, None)
     assert result["before"]["players"]["current"] == 3
     assert emulator.control.counters()["restarts"]["mc-01"] == 1
+
+
+def test_a_server_stopped_while_players_drain_is_left_stopped(ansible, emulator):
+    """only_if_status judges the read the restart would be sent on, not the read that started the drain."""
+    background = Background(lambda: control(ansible, id="mc-01", state="restarted", only_if_status=["online"],
+                                            max_players=0, drain_timeout=60))
+    wait_for_counters(emulator, lambda counters: requests_of(counters, "live GET /servers/{id}") >= 3)
+    assert background.thread.is_alive() and posts(emulator.control.counters(), "mc-01") == 0
+    emulator.control.set_server("mc-01", status="offline", players=0)
+    result = background.join()
+    assert (result["changed"], result["action"], result["converged"]) == (False, None, None)
+    assert result["skipped_reason"] == (
+        "Survival (mc-01) has status offline, not one of only_if_status (online): no restart sent.")
+    assert result["server"]["status"] == "offline"
+    counters = emulator.control.counters()
+    assert posts(counters, "mc-01") == 0 and counters["actions_queued"].get("mc-01", 0) == 0
+    assert emulator.control.server("mc-01")["status"] == "offline"
+
+
+@pytest.mark.parametrize("check", [True, False], ids=["check", "apply"])
+def test_restart_only_if_online_sends_nothing_to_a_stopped_server(ansible, emulator, check):
+    result = control(ansible, id="mc-03", state="restarted", only_if_status=["online"], check=check)
+    assert (result["changed"], result["action"]) == (False, None)
+    assert "has status offline, not one of only_if_status (online)" in result["skipped_reason"]
+    assert posts(emulator.control.counters(), "mc-03") == 0
 
 
 # -- permissions ---------------------------------------------------------------------------

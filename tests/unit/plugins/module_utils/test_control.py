@@ -499,6 +499,72 @@ def test_player_gate_does_not_apply_to_start_or_to_a_stopped_server():
     assert run(client, "restarted", max_players=0)["action"] == "restart"
 
 
+# -- status gate (only_if_status) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("status", ["offline", "stopped", "starting", "maintenance", "brand-new-status"])
+def test_restart_only_if_online_leaves_any_other_status_alone(status):
+    client = FakeClient(server(status=status, players=0, uptime=0))
+    result = run(client, "restarted", only_if_status=["online"])
+    assert (result["changed"], result["action"], result["converged"]) == (False, None, None)
+    assert result["skipped_reason"] == (
+        "Survival (mc-01) has status %s, not one of only_if_status (online): no restart sent." % status)
+    assert client.posts == []
+
+
+def test_restart_only_if_online_restarts_an_online_server():
+    client = FakeClient(server())
+    client.agent_applies_after(5, (0, {"uptime_seconds": 0}))
+    result = run(client, "restarted", only_if_status=["online"])
+    assert (result["changed"], result["action"], result["converged"], result["skipped_reason"]) == (
+        True, "restart", True, None)
+
+
+def test_a_server_already_in_the_state_is_unchanged_not_skipped():
+    client = FakeClient(server(status="online"))
+    result = run(client, "started", only_if_status=["offline", "stopped"])
+    assert (result["changed"], result["skipped_reason"]) == (False, None)
+
+
+def test_start_only_from_a_stopped_status_leaves_maintenance_alone():
+    client = FakeClient(server(status="maintenance", players=0))
+    result = run(client, "started", only_if_status=["offline", "stopped"])
+    assert result["changed"] is False and "has status maintenance" in result["skipped_reason"]
+    assert client.posts == []
+
+
+def test_check_mode_applies_the_status_gate():
+    client = FakeClient(server(status="offline", players=0))
+    result = run(client, "restarted", check_mode=True, only_if_status=["online"])
+    assert (result["changed"], result["action"]) == (False, None)
+    assert "not one of only_if_status" in result["skipped_reason"]
+
+
+def test_a_server_stopped_while_players_drain_is_not_started():
+    client = FakeClient(server(players=3))
+    client.later(30, status="offline", players={"current": 0, "max": 20}, uptime_seconds=0)
+    result = run(client, "restarted", only_if_status=["online"], max_players=0, drain_timeout=300)
+    assert (result["changed"], result["action"]) == (False, None)
+    assert "has status offline, not one of only_if_status (online)" in result["skipped_reason"]
+    assert client.posts == []
+    assert client.clock.now < 1000 + 300  # the drain ended when the status changed, not at drain_timeout
+
+
+def test_without_only_if_status_a_server_stopped_while_draining_is_restarted():
+    """The documented default: state=restarted starts a server that is not online."""
+    client = FakeClient(server(players=3))
+    client.later(30, status="offline", players={"current": 0, "max": 20}, uptime_seconds=0)
+    client.agent_applies_after(5, (0, {"status": "online"}))
+    assert run(client, "restarted", max_players=0, drain_timeout=300)["action"] == "restart"
+
+
+def test_an_empty_only_if_status_is_refused_before_any_request():
+    client = FakeClient()
+    failure = fail(client, "restarted", only_if_status=[])
+    assert "only_if_status must name at least one status" in failure.message
+    assert client.log == []
+
+
 # -- check mode and diff --------------------------------------------------------------------
 
 
@@ -681,10 +747,13 @@ def test_invalid_options_fail_before_any_request():
 def test_request_from_module_params():
     params = {"id": None, "name": "Survival", "state": "stopped", "wait": False, "wait_timeout": 10,
               "poll_interval": 1.5, "min_uptime": None, "max_players": 0, "drain_timeout": 30, "on_busy": "fail",
-              "stopped_statuses": ["offline"], "api_variant": "planned", "rate_limit": 600, "api_token": "x"}
+              "stopped_statuses": ["offline"], "only_if_status": ["online"], "api_variant": "planned", "rate_limit": 600,
+              "api_token": "x"}
     built = ControlRequest.from_params(params)
     assert (built.name, built.state, built.wait, built.poll_interval, built.on_busy) == ("Survival", "stopped", False, 1.5, "fail")
     assert (built.stopped_statuses, built.api_variant, built.rate_limit, built.action) == (("offline",), "planned", 600, "stop")
+    assert built.only_if_status == ("online",)
+    assert ControlRequest.from_params(dict(params, only_if_status=None)).only_if_status is None
     assert built.problems() == []
 
 
