@@ -69,6 +69,7 @@ INVALID_OPTIONS = [
     ({"id": "mc-01", "max_players": -3}, "max_players must not be negative"),
     ({"id": "mc-01", "on_busy": "wait"}, "value of on_busy must be one of"),
     ({"id": "mc-01", "stopped_statuses": []}, "stopped_statuses must name at least one status"),
+    ({"id": "mc-01", "only_if_status": []}, "only_if_status must name at least one status"),
     ({"id": "mc-01", "request_timeout": 0}, "request_timeout must be a positive number"),
     ({"id": "mc-01", "retry_timeout": -5}, "retry_timeout must be zero or a positive number"),
     ({"id": "mc-01", "rate_limit": -1}, "rate_limit must be a number of requests per minute"),
