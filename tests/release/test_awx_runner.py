@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 from pathlib import Path
 
@@ -143,13 +144,16 @@ def test_restart_fleet_under_ansible_runner(emulator, tmp_path, runner_bin, coll
     assert sum(requests_after.values()) > sum(requests_before.values())
     assert emulator.control.counters()['restarts']
 
-    # ansible-runner records the whole job environment in artifacts/<ident>/command, by design
-    # (AWX keeps that directory private to the job and deletes it). Everything else the job
-    # left behind, events, stdout, stderr, status, facts, must not hold the token; in `command`
-    # it may only be the injected variable.
+    # What the job produced, events, stdout, stderr, status, rc, fact cache, must not hold the token.
+    # ansible-runner also keeps a record of how it started the job, `command`, holding the environment
+    # it was given (env/envvars included, so the credential's variable): that file is runner's own
+    # echo of its input, written readable by its owner only, and in AWX deleted with the private data
+    # directory at the end of the job. The token may be there as the injected variable and nowhere else.
     holding = files_holding(artifacts, token)
     assert holding in ([], ['command']), f'the token leaked into {holding}'
-    with (artifacts / 'command').open(encoding='utf-8') as stream:
+    command_file = artifacts / 'command'
+    assert stat.S_IMODE(command_file.stat().st_mode) == 0o600
+    with command_file.open(encoding='utf-8') as stream:
         command = json.load(stream)
     assert command['env'].pop('GAMEPANEL_API_TOKEN') == token
     assert token not in json.dumps(command)
