@@ -154,6 +154,48 @@ def planned_action(request, server):
     return "restart"
 
 
+def status_allows(request, server):
+    """Whether ``only_if_status`` lets an action be sent on this read of ``server``."""
+    return request.only_if_status is None or status_of(server) in request.only_if_status
+
+
+def players_allow(request, server):
+    """Whether ``max_players`` lets a stop or restart be sent on this read of ``server``.
+
+    An unknown player count does not: the module cannot confirm the server is empty enough.
+    """
+    # A server in a stopped status has nobody on it, whatever the panel says about players.
+    if request.max_players is None or status_of(server) in request.stopped_statuses:
+        return True
+    players = players_of(server)
+    return players is not None and players <= request.max_players
+
+
+# What holds a planned action back on a read (the second item decide_on_read returns).
+HELD_BY_STATUS = "status"
+HELD_BY_PLAYERS = "players"
+
+
+def decide_on_read(request, server):
+    """What server_control decides on one read of ``server``, before any wait: ``(action, held_by)``.
+
+    ``action`` is planned_action's (None: nothing to do).  ``held_by`` is None when the
+    action is to be sent, HELD_BY_STATUS when only_if_status refuses the server's status,
+    HELD_BY_PLAYERS when max_players refuses a stop or restart (drain_timeout may then wait
+    for players to leave, and on_busy says what happens when they don't).  The gamepanel.panel.control_plan
+    filter reports the same decision, so the fleet roles skip a module run only where the module
+    would decide the same.
+    """
+    action = planned_action(request, server)
+    if action is None:
+        return None, None
+    if not status_allows(request, server):
+        return action, HELD_BY_STATUS
+    if action in PLAYER_GATED_ACTIONS and not players_allow(request, server):
+        return action, HELD_BY_PLAYERS
+    return action, None
+
+
 def expected_status(request, server):
     """The status the server should show once ``request.state`` holds (for diff mode)."""
     if request.state == "stopped":
@@ -269,7 +311,7 @@ class ServerControl:
         self.require_variant_support()
         try:
             self.before = self.server = self.resolve()
-            action = self.pass_player_gate(self.pass_status_gate(planned_action(self.request, self.server)))
+            action = self.gated_action()
             if action is None:
                 return self.result()
             self.action = action
@@ -334,55 +376,36 @@ class ServerControl:
         self.not_before = view_time + 0.001  # the next read must show something newer
         return self.server
 
-    # -- status gate ---------------------------------------------------------------------
+    # -- gates: only_if_status and max_players ----------------------------------------------
 
-    def status_allows(self, server):
-        return self.request.only_if_status is None or status_of(server) in self.request.only_if_status
+    def gated_action(self):
+        """The action to queue, or None: nothing to do, or held back (``skipped_reason`` says why).
 
-    def pass_status_gate(self, action):
-        """The action, or None (with ``skipped_reason``) when the status read last is not one of only_if_status.
-
-        The read it judges is the one the action would be sent on: a decision taken earlier,
-        on another read (a fleet read of a role, an inventory), cannot see a server that was
-        stopped or put in maintenance since.
+        Both gates judge the read the action would be sent on: a decision taken earlier, on
+        another read (a fleet read of a role, an inventory), cannot see a server that was
+        stopped, put in maintenance or filled with players since.
         """
-        if action is None or self.status_allows(self.server):
-            return action
-        self.skipped_reason = "%s has status %s, not one of only_if_status (%s): no %s sent." % (
-            describe(self.server), status_of(self.server), ", ".join(self.request.only_if_status), action)
-        return None
-
-    # -- player gate ---------------------------------------------------------------------
-
-    def players_allow(self, server):
-        # A server in a stopped status has nobody on it, whatever the panel says about players.
-        if status_of(server) in self.request.stopped_statuses:
-            return True
-        players = players_of(server)
-        return players is not None and players <= self.request.max_players
-
-    def pass_player_gate(self, action):
-        """The action to queue once players allow it, or None when there is nothing to do or it is skipped."""
         request = self.request
-        if action not in PLAYER_GATED_ACTIONS or request.max_players is None or self.players_allow(self.server):
-            return action
+        action, held_by = decide_on_read(request, self.server)
         drained = False
-        if request.drain_timeout > 0 and not self.check_mode:
-            outcome = poll_until(self.clock, self.read,
-                                 lambda server: (planned_action(request, server) is None or self.players_allow(server)
-                                                 or not self.status_allows(server)),
-                                 request.drain_timeout, request.poll_interval, self.ceiling)
-            # While players were leaving, the server may have reached the state on its own, or
-            # someone else may have stopped it: decide again on the last read.
-            action = self.pass_status_gate(planned_action(request, self.server))
-            if action is None or outcome.done:
-                return action
+        if held_by == HELD_BY_PLAYERS and request.drain_timeout > 0 and not self.check_mode:
+            # While players leave, the server may reach the state on its own, or someone else may
+            # stop it: the wait ends on any read that decides otherwise, and the last read decides.
+            poll_until(self.clock, self.read, lambda server: decide_on_read(request, server)[1] != HELD_BY_PLAYERS,
+                       request.drain_timeout, request.poll_interval, self.ceiling)
+            action, held_by = decide_on_read(request, self.server)
             drained = True
-        reason = self.busy_reason(drained)
-        if request.on_busy == "fail":
-            self.fail("%s Not sending the %s (on_busy=fail)." % (reason, action))
-        self.skipped_reason = reason
-        return None
+        if held_by == HELD_BY_STATUS:
+            self.skipped_reason = "%s has status %s, not one of only_if_status (%s): no %s sent." % (
+                describe(self.server), status_of(self.server), ", ".join(request.only_if_status), action)
+            return None
+        if held_by == HELD_BY_PLAYERS:
+            reason = self.busy_reason(drained)
+            if request.on_busy == "fail":
+                self.fail("%s Not sending the %s (on_busy=fail)." % (reason, action))
+            self.skipped_reason = reason
+            return None
+        return action
 
     def busy_reason(self, drained):
         request = self.request
