@@ -245,7 +245,7 @@ def test_maintenance_inside_a_window_across_midnight(ansible, emulator):
     assert posts(counters) == {"mc-01": 1, "mc-02": 1}
     found = outcomes(run)
     assert found["rust-01"]["result"] == "skipped" and "more than maintenance_max_players (3)" in found["rust-01"]["reason"]
-    assert found["ark-01"]["result"] == "unchanged" and "not over maintenance_restart_after" in found["ark-01"]["reason"]
+    assert found["ark-01"]["result"] == "unchanged" and "below maintenance_restart_after (5000 s): not due" in found["ark-01"]["reason"]
     assert found["mc-03"]["result"] == "skipped" and "maintenance_start_stopped is false" in found["mc-03"]["reason"]
     assert summary(run, "Summary of the maintenance")[0] == "maintenance: 6 server(s): 3 skipped, 2 restarted, 1 unchanged"
 
