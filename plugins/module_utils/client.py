@@ -244,6 +244,16 @@ class PanelClient(object):
         finally:
             self._retry.limit_at, self._retry.limit_option = previous
 
+    def deadline_left(self):
+        """Seconds left before the deadline of the enclosing ``deadline()`` block (0 once past), None outside one.
+
+        For waits that are not retries (a shared read waiting for another process's
+        list read): they must end with the wait too.
+        """
+        if self._retry.limit_at is None:
+            return None
+        return max(0.0, self._retry.limit_at - self.clock.monotonic())
+
     @staticmethod
     def _check_base_url(base_url):
         if not isinstance(base_url, str) or not base_url.strip():

@@ -391,8 +391,12 @@ class ServerControl:
         if held_by == HELD_BY_PLAYERS and request.drain_timeout > 0 and not self.check_mode:
             # While players leave, the server may reach the state on its own, or someone else may
             # stop it: the wait ends on any read that decides otherwise, and the last read decides.
-            poll_until(self.clock, self.read, lambda server: decide_on_read(request, server)[1] != HELD_BY_PLAYERS,
-                       request.drain_timeout, request.poll_interval, self.ceiling)
+            # As in the wait after queueing, retries inside a read stop at drain_timeout, and a read
+            # that could not be made (None) leaves the decision to the last read that was.
+            with self.client.deadline(request.drain_timeout, "drain_timeout=%g s" % request.drain_timeout):
+                poll_until(self.clock, lambda: self.read_despite_outage(self.read),
+                           lambda server: server is not None and decide_on_read(request, server)[1] != HELD_BY_PLAYERS,
+                           request.drain_timeout, request.poll_interval, self.ceiling)
             action, held_by = decide_on_read(request, self.server)
             drained = True
         if held_by == HELD_BY_STATUS:
@@ -417,6 +421,8 @@ class ServerControl:
             reason = "%s has %d players online, more than max_players (%d)" % (
                 describe(self.server), players, request.max_players)
             reason += (" after waiting drain_timeout (%s s) for players to leave." % request.drain_timeout) if drained else "."
+        if drained and self.read_failure is not None:
+            reason += self.last_read_failed()
         if self.check_mode and request.drain_timeout > 0:
             reason += " Check mode does not wait drain_timeout for players to leave."
         return reason
@@ -449,14 +455,19 @@ class ServerControl:
     # -- wait ----------------------------------------------------------------------------
 
     def read_for_wait(self):
-        """A wait read; None when the panel could not be read just now (the wait goes on).
+        """A read of the wait after queueing; None when the panel could not be read just now."""
+        return self.read_despite_outage(self.read_after_post)
+
+    def read_despite_outage(self, read):
+        """``read()`` for a wait (after queueing, or for players to leave); None when it failed but may work later.
 
         An outage shorter than the wait must not end it: a read whose retries ran out
-        (PanelError.transient) is only remembered, and the next poll tries again.  Any
-        other failure (token revoked, server gone) ends the wait at once.
+        (PanelError.transient, also when the wait's deadline cut them short) is only
+        remembered, and the next poll tries again.  Any other failure (token revoked,
+        server gone) ends the wait at once.
         """
         try:
-            server = self.read_after_post()
+            server = read()
         except PanelError as error:
             if not error.transient:
                 raise
@@ -480,14 +491,15 @@ class ServerControl:
         self.converged = outcome.done
         if outcome.done:
             return
-        unread = ""
-        if self.read_failure is not None:
-            unread = " The last read failed: %s" % self.explain_panel_error(self.read_failure)
+        unread = self.last_read_failed() if self.read_failure is not None else ""
         if ambiguous is not None:
             self.fail("%s Within wait_timeout (%s s) the server did not show it applied (last status seen: %s); "
                       "check it before running this again.%s"
                       % (self.ambiguous_message(ambiguous), timeout, status_of(self.server), unread), ambiguous)
         self.fail(self.timeout_message(convergence) + unread, self.read_failure)
+
+    def last_read_failed(self):
+        return " The last read failed: %s" % self.explain_panel_error(self.read_failure)
 
     def timeout_message(self, convergence):
         action, label, timeout = self.action, describe(self.before), self.request.wait_timeout

@@ -137,7 +137,8 @@ class SharedStatusReads:
     process claimed it; what the last list read cost in requests) and ``snapshot`` (the last list
     read: when it started and ended, for which panel, the servers).  No lock is held
     while the list is read: a claim in ``readers`` tells the others to wait for it
-    (at most LIST_READ_WAIT_SECONDS).  Any file problem quietly turns sharing off:
+    (at most LIST_READ_WAIT_SECONDS, and a wait's read never past the wait's deadline:
+    ``client.deadline()``).  Any file problem quietly turns sharing off:
     every read is then the task's own GET, exactly as without this class.
     """
 
@@ -213,10 +214,17 @@ class SharedStatusReads:
         found = self._answer(self.files.read("snapshot"), server_id, oldest)
         if found is not None:
             return found
-        read_at = self.files.update("readers", self._join(now, oldest))
+        # A wait's read (inside client.deadline()) waits for a list read only until the wait's
+        # deadline, then reads its own server: at the deadline retries are off, so that GET is
+        # one attempt, as poll_until's last read is.  The read before queueing has no deadline.
+        left = self.client.deadline_left()
+        read_at = self.files.update("readers", self._join(now, oldest, None if left is None else now + left))
+        if read_at is None:
+            return None  # the list read would come after the deadline
         if read_at > now:
             self.clock.sleep(read_at - now)
-        deadline = self.clock.monotonic() + LIST_READ_WAIT_SECONDS
+        left = self.client.deadline_left()
+        deadline = self.clock.monotonic() + (LIST_READ_WAIT_SECONDS if left is None else min(LIST_READ_WAIT_SECONDS, left))
         while True:
             found = self._answer(self.files.read("snapshot"), server_id, max(oldest, read_at))
             if found is not None:
@@ -287,15 +295,20 @@ class SharedStatusReads:
             return len(tasks), cost if isinstance(cost, int) and cost > 0 else 1
         return change
 
-    def _join(self, now, oldest):
-        """Join the list read announced for an instant not before ``oldest``, or announce one; returns its instant."""
+    def _join(self, now, oldest, latest=None):
+        """Join the list read announced for an instant not before ``oldest``, or announce one; returns its instant.
+
+        None (and nothing joined nor announced) when that instant would be after ``latest``.
+        """
         def change(readers):
             announced = readers.get("next_read")
             if isinstance(announced, (int, float)) and oldest <= announced <= now + self.gather + 1.0:
                 read_at = announced
             else:
                 read_at = max(now, oldest) + self.gather
-                readers["next_read"] = read_at
+            if latest is not None and read_at > latest:
+                return None
+            readers["next_read"] = read_at
             tasks = self._prune(readers, now)
             tasks[self.member] = {"seen": now, "due": read_at}
             self.registered = True

@@ -74,12 +74,20 @@ class FakeClient:
         self.read_error_after = None  # raise on reads after this many reads
         self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
         self.deadlines = []  # (seconds, option) of every client.deadline() block
+        self.limit_at = None  # the instant the current deadline() block ends
         self.read_failures = []  # PanelErrors the next reads raise, one each
 
     @contextlib.contextmanager
     def deadline(self, seconds, option):
         self.deadlines.append((seconds, option))
-        yield
+        previous, self.limit_at = self.limit_at, self.clock.now + seconds
+        try:
+            yield
+        finally:
+            self.limit_at = previous
+
+    def deadline_left(self):
+        return None if self.limit_at is None else max(0.0, self.limit_at - self.clock.now)
 
     @property
     def posts(self):

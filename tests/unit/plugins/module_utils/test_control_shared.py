@@ -28,6 +28,7 @@ class Fleet:
         self.files = StateFiles("f" * 64, str(tmp_path))
         self.reads = SharedStatusReads(client, self.files, PANEL, gather=1.0, member="me")
         self.reads.join()
+        self.hung = False  # once true, another fork claims every list read announced and never publishes it
         self.keep_others_due()
 
     def keep_others_due(self):
@@ -40,6 +41,8 @@ class Fleet:
             tasks = readers.setdefault("tasks", {})
             for member in ("other-1", "other-2"):
                 tasks[member] = {"seen": now, "due": due}
+            if self.hung and due is not None:
+                readers["claim"] = {"member": "other-1", "read_at": due, "at": now}
         self.files.update("readers", change)
 
     def run(self, state="restarted", **options):
@@ -105,4 +108,25 @@ def test_an_offline_agent_under_coalescing_times_out_without_a_second_post(tmp_p
     assert "queued, not yet applied" in caught.value.message
     assert (caught.value.result["changed"], caught.value.result["converged"]) == (True, False)
     assert len(client.posts) == 1
-    assert "GET" not in kinds(client)  # every read was a shared list read
+    # Every read was a shared list read but the last, at wait_timeout itself: a list read
+    # announced for after the deadline is not waited for, the task reads its own server.
+    assert kinds(client).count("GET") == 1 and kinds(client)[-1] == "GET"
+    assert client.log[-1][0] == pytest.approx(client.posts[0][0] + 30)
+
+
+def test_a_fork_that_never_publishes_its_list_read_does_not_carry_the_wait_past_wait_timeout(tmp_path):
+    client = FakeClient(server())
+    client.clock.now = 1000.4
+    fleet = Fleet(tmp_path, client)
+
+    def hang(server_id, action):
+        fleet.hung = True
+    client.on_post = hang
+    with pytest.raises(ControlFailed) as caught:
+        fleet.run(wait_timeout=20, poll_interval=5)
+    posted = client.posts[0][0]
+    # The wait's read joined the list read, waited for the other fork until the deadline
+    # (not LIST_READ_WAIT_SECONDS), then read its own server there.
+    assert client.clock.now == pytest.approx(posted + 20, abs=0.05)  # give or take one look at the claim
+    assert kinds(client)[1:] == ["POST restart", "GET"]
+    assert "queued, not yet applied" in caught.value.message and "wait_timeout (20 s)" in caught.value.message

@@ -96,6 +96,18 @@ def test_the_client_deadline_bounds_retries_and_marks_the_give_up_transient():
     assert client._retry.limit_at is None  # the block restored the policy
 
 
+def test_the_time_left_before_a_deadline_is_known_inside_its_block_only():
+    panel = FakePanel()
+    client = panel.client()
+    assert client.deadline_left() is None
+    with client.deadline(10, "wait_timeout=10 s"):
+        panel.clock.sleep(4)
+        assert client.deadline_left() == 6
+        panel.clock.sleep(20)
+        assert client.deadline_left() == 0
+    assert client.deadline_left() is None
+
+
 def test_outside_a_deadline_retry_timeout_alone_decides():
     panel = FakePanel()
     panel.reply(status=429, headers={"Retry-After": "4"}).reply(json=server())
@@ -121,3 +133,56 @@ def test_waiting_for_the_shared_rate_budget_does_not_carry_the_wait_past_wait_ti
     assert elapsed <= 20
     assert "rate budget" in caught.value.message and "wait_timeout" in caught.value.message
     assert len([sent for sent in panel.sent if sent.method == "POST"]) == 1
+
+
+# -- the wait for players to leave (drain_timeout) is a limit too ------------------------------
+
+
+def busy_panel():
+    """A panel whose read before queueing shows 3 players on the server."""
+    return FakePanel().reply(json=dict(server(), players={"current": 3, "max": 20}))
+
+
+def drain(panel, on_busy="skip", **options):
+    """A restart with max_players 0 that waits drain_timeout for the players to leave."""
+    return restart(panel, max_players=0, on_busy=on_busy, **options)
+
+
+def test_a_panel_answering_503_does_not_carry_the_drain_past_drain_timeout():
+    panel = busy_panel()
+    for _reply in range(40):
+        panel.reply(status=503, body="<html>maintenance</html>")
+    result, elapsed = drain(panel, drain_timeout=3, retry_timeout=60)
+    # Ends as a drain that ran out ends: skipped, nothing queued; it also says why the last read failed.
+    assert isinstance(result, dict), result.message
+    assert elapsed <= 3
+    assert (result["changed"], result["action"]) == (False, None)
+    reason = result["skipped_reason"]
+    assert "more than max_players (0) after waiting drain_timeout (3 s)" in reason
+    assert "The last read failed" in reason and "HTTP 503" in reason and "drain_timeout=3 s" in reason
+    assert [sent.method for sent in panel.sent] == ["GET", "GET"]
+
+
+def test_a_long_retry_after_during_the_drain_fails_at_drain_timeout_with_on_busy_fail():
+    panel = busy_panel()
+    for _reply in range(10):
+        panel.reply(status=429, json={"error": {"message": "slow down"}}, headers={"Retry-After": "20"})
+    failure, elapsed = drain(panel, on_busy="fail", drain_timeout=10, poll_interval=4, retry_timeout=60)
+    assert isinstance(failure, ControlFailed)
+    assert elapsed <= 10
+    assert "after waiting drain_timeout (10 s)" in failure.message and "on_busy=fail" in failure.message
+    assert failure.result["changed"] is False
+    assert not [sent for sent in panel.sent if sent.method == "POST"]
+
+
+def test_an_outage_shorter_than_the_drain_does_not_end_it():
+    panel = busy_panel()
+    for _reply in range(4):  # each read's retries run out (retry_timeout 3 s), the drain polls on
+        panel.reply(status=503, body="<html>maintenance</html>")
+    panel.reply(json=server())  # the players have left
+    panel.reply(status=202, json={"state": "queued"}).reply(json=server(uptime=4))
+    result, elapsed = drain(panel, drain_timeout=300, retry_timeout=3)
+    assert isinstance(result, dict), result.message
+    assert (result["action"], result["converged"]) == ("restart", True)
+    assert elapsed < 300
+    assert not panel.unused

@@ -122,6 +122,10 @@ class ListingClient:
         self.gets = []
         self.lists = []
         self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
+        self.limit_at = None  # the deadline of the wait a read serves (PanelClient.deadline()), None outside one
+
+    def deadline_left(self):
+        return None if self.limit_at is None else max(0.0, self.limit_at - self.clock.monotonic())
 
     def get_server(self, server_id):
         self.stats["requests"] += 1
@@ -304,6 +308,45 @@ def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path, m
     assert server["id"] == "a" and len(client.gets) + len(client.lists) == 1
     # It waited for the announced read, then for the claimed read, until the claim had gone stale.
     assert started == pytest.approx(1.0 + 5.0, abs=0.1)
+
+
+def test_a_wait_read_stops_waiting_for_a_hung_list_read_at_the_wait_deadline(tmp_path):
+    clock = RecordingClock()
+    client = ListingClient(clock)
+    clock.now = 0.5
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    for task in tasks[1:]:
+        due_at(task, 0.5, 1.0)
+    # Another process claimed the list read of 1.0 and never publishes it (LIST_READ_WAIT_SECONDS is 75 s).
+    tasks[1].files.update("readers", lambda document: document.update(claim={"member": "hung", "read_at": 1.0, "at": 1.0}))
+    client.limit_at = 2.5  # the wait this read serves ends at 2.5
+    server, view = tasks[0].read("a", not_before=0.5)
+    # It joined the list read of 1.0, waited for it until 2.5, then read its own server.
+    assert (server["id"], view, client.gets, client.lists) == ("a", pytest.approx(2.5), ["a"], [])
+    assert StateFiles(KEY, str(tmp_path)).read("readers")["tasks"]["1"]["due"] is None
+
+
+def test_a_wait_read_whose_list_read_would_come_after_the_deadline_reads_its_own_server_at_once(tmp_path):
+    clock = RecordingClock()
+    client = ListingClient(clock)
+    clock.now = 10.0
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    client.limit_at = 10.4  # less than one gathering (1 s) left
+    server, view = tasks[0].read("a", not_before=9.0)
+    assert (view, client.gets, client.lists, clock.sleeps) == (10.0, ["a"], [], [])
+    assert "next_read" not in StateFiles(KEY, str(tmp_path)).read("readers")  # nobody was told to wait for it
+
+
+def test_a_wait_read_with_time_left_still_shares_the_list_read(tmp_path):
+    clock = RecordingClock()
+    client = ListingClient(clock)
+    clock.now = 10.0
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    for task in tasks[1:]:
+        due_at(task, 10.0, 11.0)
+    client.limit_at = 11.5
+    server, view = tasks[0].read("a", not_before=9.0)
+    assert (view, client.gets, client.lists) == (11.0, [], [11.0])
 
 
 def test_the_claim_of_a_process_that_died_is_taken_over_at_once(tmp_path):
