@@ -103,7 +103,7 @@ options:
   drain_timeout:
     description:
       - Seconds to wait for the player count to fall to O(max_players) before applying O(on_busy).
-      - The wait ends on time whatever the panel does: retries of its reads stop at it, and a read that fails
+      - The wait ends on time whatever the panel does. Retries of its reads stop at it, and a read that fails
         (an outage shorter than the wait) does not end it; the last read that succeeded decides.
       - V(0) decides at once. Check mode never waits.
     type: int
