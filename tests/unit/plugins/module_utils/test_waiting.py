@@ -154,6 +154,19 @@ def due_at(task, when, read_at):
     task.files.update("readers", change)
 
 
+def three_forks(tmp_path, now, others_due):
+    """Three tasks of one token reading through shared files at ``now``: the first is the one under
+    test, the two others have joined the list read due at ``others_due`` (None: nobody has)."""
+    clock = RecordingClock()
+    client = ListingClient(clock)
+    clock.now = now
+    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    if others_due is not None:
+        for task in tasks[1:]:
+            due_at(task, now, others_due)
+    return client, tasks
+
+
 def put_snapshot(tmp_path, started, servers, panel=PANEL):
     StateFiles(KEY, str(tmp_path)).update("snapshot", lambda document: document.update(
         started=started, finished=started + 0.01, panel=panel, servers=servers))
@@ -311,12 +324,7 @@ def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path, m
 
 
 def test_a_wait_read_stops_waiting_for_a_hung_list_read_at_the_wait_deadline(tmp_path):
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    clock.now = 0.5
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
-    for task in tasks[1:]:
-        due_at(task, 0.5, 1.0)
+    client, tasks = three_forks(tmp_path, now=0.5, others_due=1.0)
     # Another process claimed the list read of 1.0 and never publishes it (LIST_READ_WAIT_SECONDS is 75 s).
     tasks[1].files.update("readers", lambda document: document.update(claim={"member": "hung", "read_at": 1.0, "at": 1.0}))
     client.limit_at = 2.5  # the wait this read serves ends at 2.5
@@ -327,23 +335,15 @@ def test_a_wait_read_stops_waiting_for_a_hung_list_read_at_the_wait_deadline(tmp
 
 
 def test_a_wait_read_whose_list_read_would_come_after_the_deadline_reads_its_own_server_at_once(tmp_path):
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    clock.now = 10.0
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    client, tasks = three_forks(tmp_path, now=10.0, others_due=None)
     client.limit_at = 10.4  # less than one gathering (1 s) left
     server, view = tasks[0].read("a", not_before=9.0)
-    assert (view, client.gets, client.lists, clock.sleeps) == (10.0, ["a"], [], [])
+    assert (view, client.gets, client.lists, client.clock.sleeps) == (10.0, ["a"], [], [])
     assert "next_read" not in StateFiles(KEY, str(tmp_path)).read("readers")  # nobody was told to wait for it
 
 
 def test_a_wait_read_with_time_left_still_shares_the_list_read(tmp_path):
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    clock.now = 10.0
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
-    for task in tasks[1:]:
-        due_at(task, 10.0, 11.0)
+    client, tasks = three_forks(tmp_path, now=10.0, others_due=11.0)
     client.limit_at = 11.5
     server, view = tasks[0].read("a", not_before=9.0)
     assert (view, client.gets, client.lists) == (11.0, [], [11.0])
