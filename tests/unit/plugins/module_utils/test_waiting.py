@@ -164,7 +164,7 @@ def three_forks(tmp_path, now, others_due):
     if others_due is not None:
         for task in tasks[1:]:
             due_at(task, now, others_due)
-    return client, tasks
+    return clock, client, tasks
 
 
 def put_snapshot(tmp_path, started, servers, panel=PANEL):
@@ -190,10 +190,7 @@ def test_a_lone_task_reads_its_own_server_at_once(tmp_path):
 
 
 def test_tasks_gathered_for_one_read_share_one_list_read(tmp_path):
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    clock.now = 100.3
-    first, second, third = (shared_reads(tmp_path, client, member) for member in "123")
+    clock, client, (first, second, third) = three_forks(tmp_path, now=100.3, others_due=None)
     # The first announces a list read one gathering (1 s) ahead; the others join it.
     server, started, finished = first.read_before("a", not_before=100.3)
     assert clock.sleeps == [pytest.approx(1.0)]
@@ -203,10 +200,7 @@ def test_tasks_gathered_for_one_read_share_one_list_read(tmp_path):
 
 
 def test_joined_tasks_are_answered_by_one_list_read(tmp_path):
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    clock.now = 100.3
-    first, second, third = (shared_reads(tmp_path, client, member) for member in "123")
+    clock, client, (first, second, third) = three_forks(tmp_path, now=100.3, others_due=None)
     due_at(second, 100.5, 101.3)
     due_at(third, 100.6, 101.3)
     server, started, finished = first.read_before("a", not_before=100.3)
@@ -219,10 +213,7 @@ def test_joined_tasks_are_answered_by_one_list_read(tmp_path):
 
 
 def test_the_read_before_never_rests_on_a_read_that_started_before_the_task(tmp_path):
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    clock.now = 100.5
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    clock, client, tasks = three_forks(tmp_path, now=100.5, others_due=None)
     put_snapshot(tmp_path, 100.0, {"a": {"id": "a", "status": "online"}})
     client.servers["a"]["status"] = "stopping"
     # A task starting at 100.5 may not use the list read of 100.0, although it is only half a second old.
@@ -234,20 +225,14 @@ def test_the_read_before_never_rests_on_a_read_that_started_before_the_task(tmp_
 
 
 def test_the_read_before_takes_any_snapshot_that_started_after_the_task(tmp_path):
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    clock.now = 130.0
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    clock, client, tasks = three_forks(tmp_path, now=130.0, others_due=None)
     put_snapshot(tmp_path, 100.2, {"a": {"id": "a", "status": "online"}})
     server, started, finished = tasks[0].read_before("a", not_before=100.1)
     assert (started, finished, client.lists, client.gets, clock.sleeps) == (100.2, pytest.approx(100.21), [], [], [])
 
 
 def test_a_waiter_never_gets_an_answer_older_than_its_post_nor_a_stale_one(tmp_path):
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    clock.now = 205.0
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    clock, client, tasks = three_forks(tmp_path, now=205.0, others_due=None)
     put_snapshot(tmp_path, 200.0, {"a": {"id": "a", "status": "stopping"}})
     due_at(tasks[1], 205.0, 206.0)
     # The snapshot started after the POST (199) but is 5 s old: the waiter joins the next list read.
@@ -297,10 +282,7 @@ def test_quiet_and_closed_tasks_stop_counting(tmp_path):
 
 
 def test_a_snapshot_of_another_panel_is_ignored(tmp_path):
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    clock.now = 0.5
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
+    clock, client, tasks = three_forks(tmp_path, now=0.5, others_due=None)
     put_snapshot(tmp_path, 5.0, {"a": {"id": "a", "status": "gone"}}, panel="planned http://other/v1")
     for task in tasks[1:]:
         due_at(task, 0.5, 1.5)
@@ -310,11 +292,7 @@ def test_a_snapshot_of_another_panel_is_ignored(tmp_path):
 
 def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path, monkeypatch):
     monkeypatch.setattr(waiting, "LIST_READ_WAIT_SECONDS", 5.0)
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
-    for task in tasks[1:]:
-        due_at(task, 0.0, 1.0)
+    clock, client, tasks = three_forks(tmp_path, now=0.0, others_due=1.0)
     # Another process claimed the list read of 1.0 and never finishes it (it hangs).
     tasks[1].files.update("readers", lambda document: document.update(claim={"member": "hung", "read_at": 1.0, "at": 1.0}))
     server, started, unused = tasks[0].read_before("a", not_before=0.5)
@@ -324,7 +302,7 @@ def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path, m
 
 
 def test_a_wait_read_stops_waiting_for_a_hung_list_read_at_the_wait_deadline(tmp_path):
-    client, tasks = three_forks(tmp_path, now=0.5, others_due=1.0)
+    clock, client, tasks = three_forks(tmp_path, now=0.5, others_due=1.0)
     # Another process claimed the list read of 1.0 and never publishes it (LIST_READ_WAIT_SECONDS is 75 s).
     tasks[1].files.update("readers", lambda document: document.update(claim={"member": "hung", "read_at": 1.0, "at": 1.0}))
     client.limit_at = 2.5  # the wait this read serves ends at 2.5
@@ -335,15 +313,15 @@ def test_a_wait_read_stops_waiting_for_a_hung_list_read_at_the_wait_deadline(tmp
 
 
 def test_a_wait_read_whose_list_read_would_come_after_the_deadline_reads_its_own_server_at_once(tmp_path):
-    client, tasks = three_forks(tmp_path, now=10.0, others_due=None)
+    clock, client, tasks = three_forks(tmp_path, now=10.0, others_due=None)
     client.limit_at = 10.4  # less than one gathering (1 s) left
     server, view = tasks[0].read("a", not_before=9.0)
-    assert (view, client.gets, client.lists, client.clock.sleeps) == (10.0, ["a"], [], [])
+    assert (view, client.gets, client.lists, clock.sleeps) == (10.0, ["a"], [], [])
     assert "next_read" not in StateFiles(KEY, str(tmp_path)).read("readers")  # nobody was told to wait for it
 
 
 def test_a_wait_read_with_time_left_still_shares_the_list_read(tmp_path):
-    client, tasks = three_forks(tmp_path, now=10.0, others_due=11.0)
+    clock, client, tasks = three_forks(tmp_path, now=10.0, others_due=11.0)
     client.limit_at = 11.5
     server, view = tasks[0].read("a", not_before=9.0)
     assert (view, client.gets, client.lists) == (11.0, [], [11.0])
@@ -352,11 +330,7 @@ def test_a_wait_read_with_time_left_still_shares_the_list_read(tmp_path):
 def test_the_claim_of_a_process_that_died_is_taken_over_at_once(tmp_path):
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
                           check=True).stdout.strip()
-    clock = RecordingClock()
-    client = ListingClient(clock)
-    tasks = [shared_reads(tmp_path, client, member) for member in "123"]
-    for task in tasks[1:]:
-        due_at(task, 0.0, 1.0)
+    clock, client, tasks = three_forks(tmp_path, now=0.0, others_due=1.0)
     tasks[1].files.update("readers", lambda document: document.update(claim={"member": dead, "read_at": 1.0, "at": 1.0}))
     server, started, unused = tasks[0].read_before("a", not_before=0.5)
     assert (started, client.lists) == (1.0, [1.0])
