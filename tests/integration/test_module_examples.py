@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The modules' EXAMPLES, run as documented against the emulator's default fleet.
+"""The modules' and the control_plan filter's EXAMPLES, run as documented against the emulator's default fleet.
 
 The examples mix tasks and whole plays; the tasks run in a play on localhost, the plays as
 they are, over the gamepanel.panel.servers inventory, in the documented order. Only the
@@ -16,7 +16,8 @@ from pathlib import Path
 
 import yaml
 
-MODULES = Path(__file__).resolve().parents[2] / "plugins" / "modules"
+PLUGINS = Path(__file__).resolve().parents[2] / "plugins"
+MODULES = PLUGINS / "modules"
 EXAMPLE_PANEL = "https://panel.example.com/api/v1"
 OWNER_TOKEN = "gp-test-owner-control"  # a control token of the emulator's default fixture
 INVENTORY = "plugin: gamepanel.panel.servers\n"
@@ -29,6 +30,11 @@ def examples(module, base_url):
                 if isinstance(node, ast.Assign) and node.targets[0].id == "EXAMPLES")
     assert EXAMPLE_PANEL in text  # the substitution must keep meaning something
     return yaml.safe_load(text.replace(EXAMPLE_PANEL, base_url))
+
+
+def filter_examples(name):
+    """A filter's EXAMPLES (from its YAML documentation), a list of tasks."""
+    return yaml.safe_load(yaml.safe_load((PLUGINS / "filter" / (name + ".yml")).read_text(encoding="utf-8"))["EXAMPLES"])
 
 
 def split_by_variant(module, items):
@@ -91,3 +97,17 @@ def test_the_server_control_examples_run(ansible, emulator):
     run = ansible.playbook(playbook(planned), variant="planned")
     assert run.rc == 0, run.describe()
     assert control.counters()["restarts"]["mc-01"] == 3
+
+
+def test_the_control_plan_examples_run_and_act_only_where_the_filter_says(ansible, emulator):
+    tasks = filter_examples("control_plan")
+    for task in tasks:
+        if "gamepanel.panel.server_control" in task:
+            task["gamepanel.panel.server_control"]["poll_interval"] = 0.3
+    run = ansible.playbook(playbook(tasks))
+    assert run.rc == 0, run.describe()
+    counters = emulator.control.counters()
+    # min_uptime 3600, max_players 0: mc-01 and rust-01 have players, mc-03 and rust-02 are offline
+    assert {server: count for server, count in counters["posts"].items() if count} == {"mc-02": 1, "ark-01": 1}
+    assert counters["restarts"] == {"mc-02": 1, "ark-01": 1}
+    assert run.result("Say why a server is left alone")["msg"] == "recently_restarted"
