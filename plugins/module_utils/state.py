@@ -15,10 +15,12 @@ client derives it (``PanelClient.state_key``): the token itself never leaves the
 client, and no file holds it.
 
 One protocol for every file: each is a JSON object, read under a shared ``fcntl``
-lock (``StateFiles.read``) or read, changed and rewritten in place under an exclusive
-one (``StateFiles.update``).  A lock is held only for that read or rewrite, never
+lock (``StateFiles.read``) or read, changed and rewritten under an exclusive one
+(``StateFiles.update``).  A lock is held only for that read or rewrite, never
 while sleeping or while a request is on the wire.  A file that is missing, torn or
-not JSON reads as an empty object.
+not JSON reads as an empty object.  Files whose loss would cost more than a pause
+(the ledger) are written durably: the new document goes to a file of its own, synced,
+then renamed over the old one, so a crash at any instant leaves one or the other whole.
 
 When the directory or locking is unusable (read-only home, no ``fcntl``), ``usable``
 is false and callers quietly work per process: nothing fails because state cannot
@@ -87,13 +89,16 @@ class StateFiles(object):
         finally:
             os.close(fd)  # also releases the lock
 
-    def update(self, kind, change):
+    def update(self, kind, change, durable=False):
         """Apply ``change(document)`` under an exclusive lock and write the document back.
 
         ``change`` edits the dict in place and returns what ``update`` returns; it must
         not sleep nor send requests (every other process waits meanwhile).  OSError
-        propagates: the caller decides how to degrade.
+        propagates: the caller decides how to degrade.  ``durable``: write a new file and
+        rename it over the old one instead of rewriting in place (slower, never torn).
         """
+        if durable:
+            return self._replace(kind, change)
         fd = os.open(self.path(kind), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -102,10 +107,56 @@ class StateFiles(object):
             data = json.dumps(document, separators=(",", ":")).encode("ascii")
             os.lseek(fd, 0, os.SEEK_SET)
             os.ftruncate(fd, 0)
-            os.write(fd, data)
+            _write_all(fd, data)
             return outcome
         finally:
             os.close(fd)
+
+
+    def _replace(self, kind, change):
+        # The lock lives on a file of its own: the data file is a new inode after each write.
+        lock = os.open(self.path(kind + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                with open(self.path(kind), "rb") as current:
+                    document = _decode(current.read())
+            except FileNotFoundError:
+                document = {}
+            outcome = change(document)
+            data = json.dumps(document, separators=(",", ":")).encode("ascii")
+            staging = self.path("%s.new-%d" % (kind, os.getpid()))
+            fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(staging, self.path(kind))
+            _sync_directory(self.directory)
+            return outcome
+        finally:
+            os.close(lock)
+
+
+def _sync_directory(directory):
+    """Make a rename in ``directory`` survive a power cut (where the platform allows it)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _read_all(fd):

@@ -1,0 +1,235 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""PRIVATE: the ledger, what the collection queued on a panel, kept until the outcome is known.
+
+The panel lists no pending actions, and its reads may lag behind what its agents did,
+so a re-run cannot learn from the panel alone whether an action it is about to send is
+already queued.  Every action the collection sends is therefore written here first, and
+every decision of server_control looks here before it trusts the read.
+
+An entry is one action on one server of one panel, with a state:
+
+* ``sending``: written before the POST; a process that dies before it knows the answer
+  leaves it so, and nobody can tell whether the panel has it.
+* ``queued``: the panel accepted the POST.
+* ``may_be_queued``: the POST went out and its answer was lost.
+* ``done``: a read proved the outcome.
+
+The first three are *open*: an open entry for the same server and action means the
+action is not sent again.  Entries of any state are forgotten after ``horizon`` seconds
+(DEFAULT_HORIZON, or $GAMEPANEL_LEDGER_HORIZON), counted from when they were queued.
+
+Storage: the ``ledger`` file of the token's StateFiles, written durably (a new file
+renamed over the old one) so that a crash at any instant leaves either the old ledger or
+the new one, never a torn one.  It holds server ids, actions, times and the read each
+decision rested on: never the token.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
+
+SENDING = "sending"
+QUEUED = "queued"
+MAY_BE_QUEUED = "may_be_queued"
+DONE = "done"
+STATES = (SENDING, QUEUED, MAY_BE_QUEUED, DONE)
+OPEN_STATES = (SENDING, QUEUED, MAY_BE_QUEUED)
+
+# A week: long enough that a queued action waiting for an agent that is away over a
+# weekend, or a nightly job's next run, still finds it.
+DEFAULT_HORIZON = 7 * 24 * 3600
+HORIZON_ENV = "GAMEPANEL_LEDGER_HORIZON"
+
+LEDGER_KIND = "ledger"
+
+# The fields of an entry that server_info and the fleet report show.
+PUBLIC_FIELDS = ("id", "action", "queued_at", "state")
+
+
+def horizon_from_environment():
+    """The horizon in seconds: $GAMEPANEL_LEDGER_HORIZON when it is a number, else DEFAULT_HORIZON."""
+    try:
+        value = float(os.environ.get(HORIZON_ENV, ""))
+    except ValueError:
+        return DEFAULT_HORIZON
+    return value if value >= 0 else DEFAULT_HORIZON
+
+
+def entry_key(panel, server_id, action):
+    return "%s|%s|%s" % (panel, server_id, action)
+
+
+def is_open(entry):
+    return entry.get("state") in OPEN_STATES
+
+
+def public_view(entry):
+    """What a user sees of an entry: id, action, queued_at, state."""
+    return dict((field, entry.get(field)) for field in PUBLIC_FIELDS)
+
+
+def _valid(entry):
+    return (isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("action"), str)
+            and entry.get("state") in STATES and isinstance(entry.get("queued_at"), (int, float))
+            and not isinstance(entry.get("queued_at"), bool))
+
+
+class Ledger(object):
+    """The ledger of one token on one panel (``panel``: the API variant and base URL).
+
+    ``clock.time()`` is wall time, the common time of every process and of the next
+    job.  When the state directory is unusable the ledger lives in this process only
+    (``durable`` is false): nothing fails, but nothing is remembered across runs.
+    """
+
+    def __init__(self, files, panel, clock, horizon=None):
+        self.files = files
+        self.panel = panel
+        self.clock = clock
+        self.horizon = horizon_from_environment() if horizon is None else float(horizon)
+        self.durable = files.usable
+        self._memory = {}  # the document when the state directory is unusable
+
+    @classmethod
+    def for_client(cls, client, horizon=None, directory=None):
+        """The ledger of ``client``'s token and panel, in the state directory the rate budget uses."""
+        return cls(StateFiles(client.state_key, directory), "%s %s" % (client.api_variant, client.base_url),
+                   client.clock, horizon)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def entries(self, server_id=None):
+        """Every live entry of this panel (of one server when ``server_id`` is given), oldest first."""
+        document = self.files.read(LEDGER_KIND) if self.durable else self._memory
+        return self._select(document, server_id, self.clock.time())
+
+    def open_entries(self, server_id=None):
+        return [entry for entry in self.entries(server_id) if is_open(entry)]
+
+    def find(self, server_id, action):
+        """The live entry for ``action`` on ``server_id``, or None."""
+        for entry in self.entries(server_id):
+            if entry["action"] == action:
+                return entry
+        return None
+
+    def _select(self, document, server_id, now):
+        found = []
+        for entry in (document.get("entries") or {}).values():
+            if not _valid(entry) or entry.get("panel") != self.panel or self._expired(entry, now):
+                continue
+            if server_id is None or entry["id"] == server_id:
+                found.append(dict(entry))
+        return sorted(found, key=lambda entry: (entry["queued_at"], entry["action"]))
+
+    def _expired(self, entry, now):
+        return now - entry["queued_at"] > self.horizon
+
+    # -- writing -------------------------------------------------------------------------
+
+    def claim(self, server_id, action, before=None, replace=False):
+        """Write a ``sending`` entry for ``action`` on ``server_id`` unless an open one is there.
+
+        Returns ``(entry, None)`` when this process may send (the entry written), or
+        ``(None, existing)`` when an open entry for the same action stands, in which case
+        nothing is written.  Check and write happen under one lock, so of several
+        processes claiming the same action at once exactly one gets it.  ``replace``
+        (the user's "send it anyway") writes over an open entry.  ``before`` is the
+        read the decision rested on (status, uptime and when it was read).
+        """
+        now = self.clock.time()
+        entry = {"id": server_id, "action": action, "panel": self.panel, "queued_at": now, "updated_at": now,
+                 "state": SENDING, "before": before or {}, "owner": "%s@%s" % (os.getpid(), _hostname())}
+        key = entry_key(self.panel, server_id, action)
+
+        def change(document):
+            entries = self._pruned(document, now)
+            existing = entries.get(key)
+            if existing is not None and is_open(existing) and not replace:
+                return None, dict(existing)
+            entries[key] = entry
+            return dict(entry), None
+
+        return self._update(change)
+
+    def mark(self, entry, state):
+        """Move ``entry`` (as claim returned it) to ``state``; returns the entry as written, None if it is gone."""
+        if state not in STATES:
+            raise ValueError("unknown ledger state %r" % (state,))
+        now = self.clock.time()
+        key = entry_key(self.panel, entry["id"], entry["action"])
+
+        def change(document):
+            entries = self._pruned(document, now)
+            current = entries.get(key)
+            # Only the entry this process wrote: a newer claim (replace) is not ours to move.
+            if current is None or current.get("queued_at") != entry["queued_at"]:
+                return None
+            current.update(state=state, updated_at=now)
+            return dict(current)
+
+        return self._update(change)
+
+    def forget(self, server_id, action=None):
+        """Remove the entries of ``server_id`` (only ``action``'s when given); returns how many were removed."""
+        def change(document):
+            entries = self._pruned(document, self.clock.time())
+            doomed = [key for key, entry in entries.items()
+                      if entry.get("panel") == self.panel and entry.get("id") == server_id
+                      and (action is None or entry.get("action") == action)]
+            for key in doomed:
+                del entries[key]
+            return len(doomed)
+
+        return self._update(change)
+
+    def merge(self, entries):
+        """Take entries carried from elsewhere (another job's facts); the most recently updated copy wins.
+
+        Returns how many were taken.  Entries of other panels, expired ones and anything
+        that is not an entry are ignored.
+        """
+        now = self.clock.time()
+        incoming = [dict(entry) for entry in (entries or []) if _valid(entry) and entry.get("panel") == self.panel
+                    and not self._expired(entry, now)]
+
+        def change(document):
+            current = self._pruned(document, now)
+            taken = 0
+            for entry in incoming:
+                key = entry_key(self.panel, entry["id"], entry["action"])
+                mine = current.get(key)
+                if mine is None or (entry.get("updated_at") or 0) > (mine.get("updated_at") or 0):
+                    current[key] = entry
+                    taken += 1
+            return taken
+
+        return self._update(change) if incoming else 0
+
+    def _pruned(self, document, now):
+        """The document's entries without expired or malformed ones (edited in place)."""
+        entries = document.get("entries")
+        if not isinstance(entries, dict):
+            entries = document["entries"] = {}
+        for key in [key for key, entry in entries.items() if not _valid(entry) or self._expired(entry, now)]:
+            del entries[key]
+        return entries
+
+    def _update(self, change):
+        if self.durable:
+            try:
+                return self.files.update(LEDGER_KIND, change, durable=True)
+            except OSError:
+                self.durable = False  # degrade to this process, as the other shared state does
+        return change(self._memory)
+
+
+def _hostname():
+    try:
+        return os.uname()[1]
+    except (AttributeError, OSError):
+        return "?"
