@@ -1,0 +1,340 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""gamepanel.panel.fleet_events: an ansible-rulebook event source that watches the fleet of a game-server panel."""
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+---
+name: fleet_events
+short_description: Events for every change of a game server of the panel (status, restart, added, removed)
+version_added: 0.2.0
+description:
+  - An ansible-rulebook (Event-Driven Ansible) event source. The panel has no webhooks or event
+    stream, so the source reads the fleet every O(interval) seconds (C(GET /servers), one request
+    a page) and puts one event on the queue for each change of one server since the previous read.
+  - Each event holds the change under the key C(gamepanel) with C(kind) (V(status_changed), V(restarted),
+    V(added) or V(removed)), C(id), C(name), C(game), C(status), C(previous_status), C(uptime_seconds),
+    C(players), C(expected), C(server) (the record as read) and C(host) (the inventory host name the
+    C(gamepanel.panel.servers) inventory gives the server), C(stopped), C(incidents), C(crash_looping),
+    C(expected_by) and C(seen_at).
+  - V(restarted) means the uptime went back while the server stayed online. A server whose status and
+    uptime did not change gives no event. The first read is the baseline and gives no event (no V(added)
+    for the fleet as it is when the source starts).
+  - C(expected) is true when an action the collection queued (its ledger, in the state directory) explains
+    the change; C(expected_by) is that ledger entry (id, action, queued_at, state). A stop explains a change
+    away from online, a start a change to anything but a stopped status, a restart any status change and
+    a restart. The entry must have been queued before the read that saw the change.
+  - C(incidents) counts the unexpected stops and restarts of the server within O(crash_window) seconds,
+    this one included (0 for any other event); C(crash_looping) is true once it reaches O(crash_limit).
+    The record is kept per server in the state directory (the fleet report shows it).
+  - Every read goes through the token's shared rate budget (O(rate_limit)), with the modules and the
+    inventory on the same controller. A failed read (HTTP 5xx, 429 past O(retry_timeout), an answer that
+    is not the panel's, a revoked token, a panel that cannot be reached) is logged with its reason and
+    tried again after a growing pause (up to 300 seconds or O(interval)); the source keeps running. The
+    API token never appears in an event or a log line.
+  - Reads run in a worker thread, never in the event loop.
+extends_documentation_fragment:
+  - gamepanel.panel.panel
+options:
+  interval:
+    description:
+      - Seconds between two fleet reads.
+    type: float
+    default: 30
+  stopped_statuses:
+    description:
+      - Status values that mean the server is stopped (the event's C(stopped) is true for them).
+    type: list
+    elements: str
+    default: [offline, stopped]
+  crash_limit:
+    description:
+      - Unexpected stops or restarts of one server within O(crash_window) seconds (the one just seen
+        included) at which the event says C(crash_looping).
+    type: int
+    default: 3
+  crash_window:
+    description:
+      - Seconds over which unexpected stops and restarts of one server are counted.
+    type: float
+    default: 900
+  hostname_source:
+    description:
+      - What the inventory names hosts by (the C(hostname_source) of the C(gamepanel.panel.servers)
+        inventory), for the event's C(host).
+    type: str
+    choices: [name, id]
+    default: name
+notes:
+  - Runs in ansible-rulebook, which needs Java 17 or later and C(ansible-galaxy) on PATH; the Python running
+    ansible-rulebook needs C(requests) and ansible-core. See docs/eda.md of the collection.
+  - The rulebook C(gamepanel.panel.keep_online) uses this source.
+author:
+  - gamepanel.panel contributors
+"""
+
+EXAMPLES = r"""
+- name: Watch the fleet
+  hosts: all
+  sources:
+    - gamepanel.panel.fleet_events:
+        interval: 30            # the token comes from GAMEPANEL_API_TOKEN, the panel from GAMEPANEL_BASE_URL
+  rules:
+    - name: A server stopped and nobody asked for it
+      condition: >-
+        event.gamepanel.kind == "status_changed" and event.gamepanel.stopped == true
+        and event.gamepanel.expected == false
+      action:
+        print_event:
+          pretty: true
+"""
+
+import asyncio
+import logging
+import os
+import random
+import sys
+import time
+
+
+def _collections_root():
+    """The directory holding ``ansible_collections`` of the collection this file belongs to, or None.
+
+    ansible-rulebook runs a collection's source with ``runpy.run_path`` from the path
+    ``ansible-galaxy collection list`` gives: nothing puts the collection on ``sys.path``.
+    The file sits at ``<root>/ansible_collections/gamepanel/panel/extensions/eda/plugins/event_source/``.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    parts = here.split(os.sep)
+    if len(parts) > 7 and parts[-7:-4] == ["ansible_collections", "gamepanel", "panel"]:
+        return os.sep.join(parts[:-7]) or os.sep
+    return None
+
+
+_ROOT = _collections_root()
+if _ROOT is not None and _ROOT not in sys.path:
+    # First, so that this very copy of the collection is imported, not another one installed elsewhere.
+    sys.path.insert(0, _ROOT)
+
+# pylint: disable=wrong-import-position
+from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError, redact  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import Ledger  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_watch  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming  # noqa: E402
+
+LOGGER = logging.getLogger("gamepanel.panel.fleet_events")
+
+DEFAULT_INTERVAL = 30.0
+MAX_BACKOFF = 300.0
+_TRUE = ("1", "true", "yes", "on", "y", "t")
+_FALSE = ("0", "false", "no", "off", "n", "f", "")
+
+
+class SettingsError(ValueError):
+    """The source's arguments or environment are not usable (reported once, at start)."""
+
+
+def _convert(name, value, kind):
+    if value is None:
+        return None
+    try:
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in _TRUE:
+                return True
+            if text in _FALSE:
+                return False
+            raise ValueError(value)
+        if kind == "int":
+            return int(value)
+        if kind == "float":
+            return float(value)
+        return str(value)
+    except (TypeError, ValueError):
+        raise SettingsError("fleet_events: %s must be a %s." % (name, {"bool": "boolean", "int": "whole number",
+                                                                       "float": "number"}.get(kind, "string")))
+
+
+def connection_params(args, environ=None):
+    """The shared connection options from the source's ``args``, else their GAMEPANEL_* variables, else defaults.
+
+    The names, types, defaults and environment variables are those of every module
+    (``module_utils.module.panel_argument_spec``).
+    """
+    environ = os.environ if environ is None else environ
+    params = {}
+    for name, option in panel_argument_spec().items():
+        value = args.get(name)
+        if value is None and option.get("fallback"):
+            for variable in option["fallback"][1]:
+                if environ.get(variable) not in (None, ""):
+                    value = environ[variable]
+                    break
+        if value is None:
+            value = option.get("default")
+        value = _convert(name, value, option.get("type", "str"))
+        if option.get("choices") and value not in option["choices"]:
+            raise SettingsError("fleet_events: %s must be one of %s." % (name, ", ".join(option["choices"])))
+        params[name] = value
+    return params
+
+
+def _safe_group_name():
+    try:
+        from ansible.inventory.group import to_safe_group_name
+    except Exception:  # pylint: disable=broad-except
+        return lambda name: name
+    return lambda name: to_safe_group_name(name, silent=True)
+
+
+class FleetWatcher(object):
+    """What ``main`` runs: reads the fleet through the collection's client and turns changes into events."""
+
+    def __init__(self, args, environ=None, client=None, rng=None):
+        args = dict(args or {})
+        self.params = connection_params(args, environ)
+        self.interval = _convert("interval", args.get("interval", DEFAULT_INTERVAL), "float")
+        if self.interval is None or self.interval <= 0:
+            raise SettingsError("fleet_events: interval must be a positive number of seconds.")
+        statuses = args.get("stopped_statuses") or list(fleet_watch.DEFAULT_STOPPED_STATUSES)
+        if isinstance(statuses, str):
+            statuses = [item.strip() for item in statuses.split(",") if item.strip()]
+        self.crash_limit = _convert("crash_limit", args.get("crash_limit", fleet_watch.DEFAULT_CRASH_LIMIT), "int")
+        self.crash_window = _convert("crash_window", args.get("crash_window", fleet_watch.DEFAULT_CRASH_WINDOW),
+                                     "float")
+        self.hostname_source = args.get("hostname_source") or "name"
+        if self.hostname_source not in naming.HOSTNAME_SOURCES:
+            raise SettingsError("fleet_events: hostname_source must be name or id.")
+        token = self.params.get("api_token")
+        self._token = token.strip() if isinstance(token, str) else None
+        if client is None:
+            try:
+                client = PanelClient(
+                    self.params["base_url"], self.params["api_token"], api_variant=self.params["api_variant"],
+                    validate_certs=self.params["validate_certs"], request_timeout=self.params["request_timeout"],
+                    rate_limit=self.params["rate_limit"], retry_timeout=self.params["retry_timeout"],
+                    allow_insecure_http=self.params["allow_insecure_http"])
+            except PanelError as error:
+                raise SettingsError("fleet_events: %s" % self.redact(str(error))) from None
+        self.client = client
+        self.params.pop("api_token", None)  # nothing but the client keeps it
+        for warning in client.warnings:
+            LOGGER.warning("fleet_events: %s", warning)
+        self.ledger = Ledger.for_client(client)
+        self.files = self.ledger.files
+        self.memory_record = fleet_watch.IncidentRecord(panel=self.ledger.panel)
+        self.watch = fleet_watch.FleetWatch(statuses)
+        self.sanitize = _safe_group_name()
+        self.rng = rng or random.random
+        self.failures = 0
+        self.reads = 0
+
+    def redact(self, text):
+        return redact(text, self._token) if self._token else text
+
+    # -- blocking work, run in a thread ---------------------------------------------------
+
+    def read(self):
+        """One fleet read: (servers, live ledger entries, wall time of the read)."""
+        servers = self.client.list_servers()
+        seen_at = self.client.clock.time()
+        return servers, self.ledger.entries(), seen_at
+
+    def events_for(self, servers, entries, seen_at):
+        """The events of one successful read, annotated with host, incidents and crash_looping."""
+        events = self.watch.observe(servers, seen_at, entries)
+        if not events:
+            return []
+        hosts = {}
+        try:
+            usable = [server for server in servers if naming.base_host_name(server, self.hostname_source)]
+            groups = naming.fleet_group_names(usable, self.sanitize)
+            for host, server in naming.assign_host_names(usable, self.hostname_source, reserved=groups):
+                hosts[server.get("id")] = host
+        except ValueError:
+            pass
+        for event in events:
+            event["host"] = hosts.get(event["id"])
+            event["incidents"] = 0
+            if fleet_watch.is_incident(event):
+                event["incidents"] = fleet_watch.record_incident(self.files, self.memory_record, event, seen_at,
+                                                                 self.crash_window, self.ledger.panel)
+            event["crash_looping"] = event["incidents"] >= self.crash_limit
+        return events
+
+    def poll(self):
+        """Read once and return the events, or raise the failure."""
+        servers, entries, seen_at = self.read()
+        return self.events_for(servers, entries, seen_at)
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def backoff(self):
+        """Seconds to wait after ``self.failures`` failed reads in a row."""
+        ceiling = max(MAX_BACKOFF, self.interval)
+        step = min(ceiling, self.interval * (2 ** min(self.failures - 1, 16)))
+        return step / 2.0 + self.rng() * step / 2.0 if step > self.interval else step
+
+    def describe_failure(self, error):
+        if isinstance(error, PanelError):
+            text = str(error)
+        else:
+            text = "%s: %s" % (type(error).__name__, error)
+        return self.redact(text)
+
+    async def run(self, queue, reads=None):
+        """Read, put the events, sleep; ``reads`` (tests) stops after that many attempts."""
+        LOGGER.info("fleet_events: watching %s every %g s (rate_limit %s per minute)", self.client.base_url,
+                    self.interval, self.params.get("rate_limit"))
+        attempts = 0
+        while reads is None or attempts < reads:
+            attempts += 1
+            started = time.monotonic()
+            try:
+                events = await asyncio.to_thread(self.poll)
+            except Exception as error:  # pylint: disable=broad-except
+                # The source never dies on a bad answer: say what is wrong and try again later.
+                self.failures += 1
+                delay = self.backoff()
+                LOGGER.warning("fleet_events: the fleet read failed (%d in a row), next try in %.0f s: %s",
+                               self.failures, delay, self.describe_failure(error))
+            else:
+                if self.failures:
+                    LOGGER.warning("fleet_events: the fleet read works again after %d failed reads", self.failures)
+                self.failures = 0
+                self.reads += 1
+                if self.reads == 1:
+                    LOGGER.info("fleet_events: baseline read (%d servers); changes from now on become events",
+                                len(self.watch.previous or ()))
+                for event in events:
+                    LOGGER.info("fleet_events: %s %s (%s -> %s, expected %s)", event["kind"], event["id"],
+                                event["previous_status"], event["status"], event["expected"])
+                    await queue.put({"gamepanel": event})
+                delay = max(0.0, self.interval - (time.monotonic() - started))
+            if reads is None or attempts < reads:
+                await asyncio.sleep(delay)
+
+
+async def main(queue, args):
+    """Entry point of ansible-rulebook: watch the fleet until cancelled."""
+    try:
+        watcher = FleetWatcher(args)
+    except SettingsError as error:
+        LOGGER.error("%s", error)
+        raise
+    await watcher.run(queue)
+
+
+if __name__ == "__main__":
+    # python fleet_events.py: print the events of the fleet at $GAMEPANEL_BASE_URL.
+    class _PrintQueue(object):
+        async def put(self, event):
+            print(event)
+
+    logging.basicConfig(level=logging.INFO)
+    asyncio.run(main(_PrintQueue(), {"interval": float(os.environ.get("FLEET_EVENTS_INTERVAL", "30"))}))

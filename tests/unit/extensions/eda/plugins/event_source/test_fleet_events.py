@@ -1,0 +1,197 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The event source gamepanel.panel.fleet_events: settings, the loop, failures, the token, how it is loaded."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAuthError, PanelTransportError
+from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import Ledger, QUEUED
+from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec
+
+SOURCE = "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events"
+TOKEN = "gp-secret-token-value-123"
+
+fleet_events = importlib.import_module(SOURCE)
+
+
+class Clock(object):
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def time(self):
+        return self.now
+
+    def monotonic(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+class FakeClient(object):
+    """list_servers answers from a script: a list of servers, or an exception to raise."""
+
+    api_variant = "live"
+    base_url = "https://panel.example/api/v1"
+    state_key = "c" * 64
+
+    def __init__(self, script):
+        self.script = list(script)
+        self.clock = Clock()
+        self.warnings = []
+        self.threads = []
+
+    def list_servers(self):
+        self.threads.append(threading.current_thread())
+        self.clock.now += 30
+        answer = self.script.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return [dict(server) for server in answer]
+
+
+def server(server_id, status="online", uptime=100):
+    return {"id": server_id, "name": "Srv " + server_id, "game": "minecraft", "status": status,
+            "players": {"current": 0, "max": 8}, "cpu": 0.0, "memory_mb": 10, "uptime_seconds": uptime}
+
+
+@pytest.fixture(autouse=True)
+def state_dir(tmp_path, monkeypatch):
+    for name in list(os.environ):
+        if name.startswith("GAMEPANEL_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("GAMEPANEL_STATE_DIR", str(tmp_path / "state"))
+    return tmp_path / "state"
+
+
+def watcher(script, **args):
+    args.setdefault("interval", 0.01)
+    args.setdefault("api_token", TOKEN)
+    return fleet_events.FleetWatcher(args, environ={}, client=FakeClient(script), rng=lambda: 0.5)
+
+
+def run(watcher_, reads):
+    queue = asyncio.Queue()
+    asyncio.run(watcher_.run(queue, reads=reads))
+    events = []
+    while not queue.empty():
+        events.append(queue.get_nowait())
+    return events
+
+
+def test_connection_options_are_the_modules_with_the_same_environment_fallbacks():
+    environment = {"GAMEPANEL_API_TOKEN": "t", "GAMEPANEL_BASE_URL": "https://p.example/v1",
+                   "GAMEPANEL_RATE_LIMIT": "600", "GAMEPANEL_API_VARIANT": "planned"}
+    params = fleet_events.connection_params({"request_timeout": "5"}, environment)
+    assert set(params) == set(panel_argument_spec())
+    assert params["api_token"] == "t" and params["base_url"] == "https://p.example/v1"
+    assert params["rate_limit"] == 600 and params["api_variant"] == "planned" and params["request_timeout"] == 5.0
+    assert params["validate_certs"] is True and params["retry_timeout"] == 60.0
+    assert fleet_events.connection_params({"rate_limit": 120}, environment)["rate_limit"] == 120  # args win
+
+
+@pytest.mark.parametrize("args, words", [
+    ({"api_variant": "beta"}, "api_variant must be one of"),
+    ({"rate_limit": "many"}, "rate_limit must be a whole number"),
+    ({"validate_certs": "perhaps"}, "validate_certs must be a boolean"),
+])
+def test_bad_settings_are_refused_at_start(args, words):
+    with pytest.raises(fleet_events.SettingsError, match=words):
+        fleet_events.connection_params(args, {})
+
+
+def test_no_token_is_refused_at_start_without_a_panel():
+    with pytest.raises(fleet_events.SettingsError, match="token"):
+        fleet_events.FleetWatcher({"base_url": "https://panel.example/api/v1"}, environ={})
+    with pytest.raises(fleet_events.SettingsError, match="interval"):
+        fleet_events.FleetWatcher({"interval": 0, "api_token": TOKEN, "base_url": "https://p.example/v1"}, environ={})
+
+
+def test_the_documentation_is_yaml_and_names_every_option():
+    documentation = yaml.safe_load(fleet_events.DOCUMENTATION)
+    assert documentation["name"] == "fleet_events"
+    assert set(documentation["options"]) == {"interval", "stopped_statuses", "crash_limit", "crash_window",
+                                             "hostname_source"}
+    assert documentation["extends_documentation_fragment"] == ["gamepanel.panel.panel"]
+    examples = yaml.safe_load(fleet_events.EXAMPLES)
+    assert "gamepanel.panel.fleet_events" in examples[0]["sources"][0]
+
+
+def test_changes_become_events_under_gamepanel_and_reads_run_off_the_event_loop():
+    script = [[server("a"), server("b")], [server("a", "offline", 0), server("b")], [server("a", "offline", 0)]]
+    source = watcher(script)
+    events = run(source, reads=3)
+    assert [(event["gamepanel"]["kind"], event["gamepanel"]["id"]) for event in events] == [
+        ("status_changed", "a"), ("removed", "b")]
+    first = events[0]["gamepanel"]
+    assert first["host"] == "Srv_a" and first["expected"] is False and first["incidents"] == 1
+    assert first["crash_looping"] is False
+    assert all(thread is not threading.main_thread() for thread in source.client.threads)
+
+
+def test_a_stop_in_the_ledger_makes_the_event_expected_and_no_incident():
+    source = watcher([[server("a")], [server("a", "offline", 0)]])
+    ledger = Ledger.for_client(source.client)
+    entry, _ = ledger.claim("a", "stop", before={"status": "online"})
+    ledger.mark(entry, QUEUED)
+    event = run(source, reads=2)[0]["gamepanel"]
+    assert event["expected"] is True and event["expected_by"]["action"] == "stop" and event["incidents"] == 0
+
+
+def test_crash_looping_after_the_limit_within_the_window():
+    up, down = [server("a")], [server("a", "offline", 0)]
+    source = watcher([up, down, up, down, up, down], crash_limit=3)
+    events = [event["gamepanel"] for event in run(source, reads=6)]
+    stops = [event for event in events if event["status"] == "offline"]
+    assert [event["incidents"] for event in stops] == [1, 2, 3]
+    assert [event["crash_looping"] for event in stops] == [False, False, True]
+
+
+def test_failures_are_logged_with_their_reason_retried_and_the_source_keeps_going(caplog):
+    revoked = PanelAuthError("The panel refused the API token (HTTP 401): it was revoked. Bearer %s" % TOKEN)
+    script = [[server("a")], PanelTransportError("The panel answered GET /servers with a body that is not JSON "
+                                                 "(HTTP 200, Content-Type text/html)"),
+              revoked, RuntimeError("boom " + TOKEN), [server("a", "offline", 0)]]
+    source = watcher(script)
+    with caplog.at_level(logging.INFO, logger="gamepanel.panel.fleet_events"):
+        events = run(source, reads=5)
+    assert len(events) == 1 and events[0]["gamepanel"]["kind"] == "status_changed"
+    text = caplog.text
+    assert "not JSON" in text and "HTTP 401" in text and "boom" in text
+    assert "works again after 3 failed reads" in text
+    assert TOKEN not in text and TOKEN not in repr(events)
+
+
+def test_the_backoff_grows_and_is_capped():
+    source = watcher([], interval=10)
+    delays = []
+    for failures in range(1, 10):
+        source.failures = failures
+        delays.append(source.backoff())
+    assert delays[0] == 10 and delays == sorted(delays) and max(delays) <= 300
+
+
+def test_ansible_rulebook_can_load_it_with_run_path_from_an_installed_collection():
+    """ansible-rulebook runs the file with runpy.run_path: nothing of the collection is on sys.path then."""
+    import ansible_collections.gamepanel.panel as package
+    root = Path(package.__path__[0])
+    path = root / "extensions" / "eda" / "plugins" / "event_source" / "fleet_events.py"
+    code = ("import runpy, sys; module = runpy.run_path(sys.argv[1]); "
+            "print(module['main'].__name__, module['PanelClient'].__module__)")
+    environment = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH",)}
+    completed = subprocess.run([sys.executable, "-I", "-c", code, str(path)], capture_output=True, text=True,
+                               cwd="/", env=environment, check=False)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.split() == ["main", "ansible_collections.gamepanel.panel.plugins.module_utils.client"]
