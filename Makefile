@@ -7,7 +7,7 @@
 # What `make test` runs, in this order (each is a target of its own, `make help` lists them):
 #   1. set-up:  venvs (.venv/NAME from requirements/NAME.txt), collection (.ci/build_collection.sh),
 #               get-pip-standin (.ci/get_pip_standin.py)
-#   2. checks, in two parallel lanes (.ci/run_steps.py):  sanity lint galaxy-importer
+#   2. checks, in two parallel lanes (.ci/run_steps.py):  sanity lint galaxy-importer eda-test
 #                                                 and  docs-check units emulator-tests integration browser-test
 # Set-up logic lives in small scripts under .ci/ (interpreters: .ci/find_python.sh); this file
 # only names the steps and their order. See docs/testing.md.
@@ -41,7 +41,7 @@ endif
 export PYTHON_OLDEST PYTHON_LATEST
 
 # One virtual environment per requirements file, and the interpreter it is built from.
-VENV_NAMES := test-ansible-2.17 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser
+VENV_NAMES := test-ansible-2.17 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser eda
 PY_test-ansible-2.17 = $(PYTHON_OLDEST)
 PY_test-ansible-latest = $(PYTHON_LATEST)
 PY_lint = $(PYTHON_LATEST)
@@ -51,6 +51,7 @@ PY_runner = $(PYTHON_LATEST)
 PY_builder = $(PYTHON_LATEST)
 PY_docsite = $(PYTHON_LATEST)
 PY_browser = $(PYTHON_OLDEST)
+PY_eda = $(PYTHON_LATEST)
 stamp = $(VENV)/$(1)/.installed
 STAMPS := $(foreach name,$(VENV_NAMES),$(call stamp,$(name)))
 
@@ -69,7 +70,7 @@ INTEGRATION_WORKERS ?= 2
 
 # The steps of `make test` (see the test target at the end).
 SETUP_STEPS := venvs collection get-pip-standin
-CHECK_STEPS := docs-check units emulator-tests integration browser-test lint galaxy-importer sanity
+CHECK_STEPS := docs-check units emulator-tests integration browser-test lint galaxy-importer sanity eda-test
 TEST_STEPS := $(SETUP_STEPS) $(CHECK_STEPS)
 # The steps of `make release-check` (see the release-check target).
 RELEASE_STEPS := release-tests docsite changelog-dry-run
@@ -96,7 +97,7 @@ endef
 
 .PHONY: FORCE help demo test venvs collection get-pip-standin sanity units emulator-tests integration \
 	lint galaxy-importer docs-check bench clean distclean interpreters \
-	release-check release-tests docsite changelog-dry-run chromium browser-test
+	release-check release-tests docsite changelog-dry-run chromium browser-test java eda-test
 
 help:
 	@echo "make demo             run the demo against the bundled panel emulator"
@@ -110,6 +111,8 @@ help:
 	@echo "make emulator-tests   the emulator's own test suite"
 	@echo "make integration      playbook and inventory runs against the emulator, both versions"
 	@echo "make browser-test     the fleet report opened in headless Chromium (installs Debian's chromium if missing)"
+	@echo "make eda-test         keep_online end to end: a real ansible-rulebook (.venv/eda) against the emulator"
+	@echo "                      (installs Debian's openjdk-17-jre-headless when no Java 17+ is found)"
 	@echo "make lint             ansible-lint --offline --profile production"
 	@echo "make galaxy-importer  the Galaxy import checks on the built tarball"
 	@echo "make docs-check       ansible-doc of every module and plugin; antsibull-changelog lint"
@@ -221,6 +224,29 @@ browser-test: $(COLL_DEP) $(call stamp,browser)
 	@$(MAKE) chromium || echo "chromium is not available: the browser test will fail and say so"
 	$(call pytest,browser,tests/browser,GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
 
+# The fleet watcher end to end (tests/eda): ansible-rulebook from .venv/eda runs the rulebook
+# gamepanel.panel.keep_online of the installed collection against the emulator. ansible-rulebook
+# needs Java 17 or later: Debian's openjdk-17-jre-headless is installed when none is found (as root;
+# the step fails and says so otherwise), and ansible-galaxy on PATH (.venv/eda/bin).
+JAVA ?= java
+java_major = $$($(1) -version 2>&1 | sed -n 's/.*version "\(1\.\)\{0,1\}\([0-9]*\).*/\2/p' | head -n 1)
+
+java:
+	@major=$(call java_major,$(JAVA)); if [ -n "$$major" ] && [ "$$major" -ge 17 ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "FAILED: ansible-rulebook needs Java 17 or later and only root can install Debian's openjdk-17-jre-headless"; \
+		exit 1; fi; \
+	mkdir -p $(TMP); echo "--> installing Debian's openjdk-17-jre-headless package (apt-get)"; \
+	{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openjdk-17-jre-headless; } \
+		> $(TMP)/apt-java.log 2>&1 \
+		|| { tail -n 20 $(TMP)/apt-java.log; echo "FAILED: could not install openjdk-17-jre-headless (log: .tmp/apt-java.log)"; exit 1; }; \
+	major=$(call java_major,$(JAVA)); if [ -z "$$major" ] || [ "$$major" -lt 17 ]; then \
+		echo "FAILED: openjdk-17-jre-headless is installed but $(JAVA) is not Java 17+ (update-alternatives --config java)"; exit 1; fi
+
+eda-test: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,eda)
+	@$(MAKE) java
+	$(call pytest,test-ansible-2.17,tests/eda,GAMEPANEL_EDA_VENV=$(ROOT)/$(VENV)/eda GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
+
 lint: $(COLL_DEP) $(call stamp,lint)
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --version
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --offline --profile production
@@ -287,7 +313,7 @@ demo: collection
 # the run); then two lanes run side by side on the two cores: sanity, lint and the Galaxy
 # import in one, the test suites in the other. Each check's output is kept in .tmp/logs and
 # shown whole when it ends. Every check runs even when one fails; the exit code says if any did.
-LANE_SANITY := sanity lint galaxy-importer
+LANE_SANITY := sanity lint galaxy-importer eda-test
 LANE_CHECKS := docs-check units emulator-tests integration browser-test
 
 test:

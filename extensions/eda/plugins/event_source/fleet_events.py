@@ -17,7 +17,7 @@ description:
     V(added) or V(removed)), C(id), C(name), C(game), C(status), C(previous_status), C(uptime_seconds),
     C(players), C(expected), C(server) (the record as read) and C(host) (the inventory host name the
     C(gamepanel.panel.servers) inventory gives the server), C(stopped), C(incidents), C(crash_looping),
-    C(expected_by) and C(seen_at).
+    C(left_alone), C(expected_by) and C(seen_at).
   - V(restarted) means the uptime went back while the server stayed online. A server whose status and
     uptime did not change gives no event. The first read is the baseline and gives no event (no V(added)
     for the fleet as it is when the source starts).
@@ -59,6 +59,14 @@ options:
       - Seconds over which unexpected stops and restarts of one server are counted.
     type: float
     default: 900
+  leave_alone:
+    description:
+      - Ids or names of servers the operator keeps down (stopped by hand in the panel, for example). Their
+        events say C(left_alone) and the rulebook C(gamepanel.panel.keep_online) never starts them.
+      - A list, or a string holding a JSON or YAML list or comma-separated ids.
+    type: list
+    elements: str
+    default: []
   hostname_source:
     description:
       - What the inventory names hosts by (the C(hostname_source) of the C(gamepanel.panel.servers)
@@ -184,6 +192,25 @@ def connection_params(args, environ=None):
     return params
 
 
+def _string_list(name, value):
+    """A list of strings from a list, a JSON or YAML list in a string (a rulebook's template gives one), or "a,b"."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                import yaml
+                value = yaml.safe_load(text)
+            except Exception:  # pylint: disable=broad-except
+                raise SettingsError("fleet_events: %s is not a list: %s" % (name, text)) from None
+        else:
+            value = [item.strip() for item in text.split(",") if item.strip()]
+    if not isinstance(value, (list, tuple, set)):
+        raise SettingsError("fleet_events: %s must be a list." % name)
+    return [str(item) for item in value if item is not None and str(item) != ""]
+
+
 def _safe_group_name():
     try:
         from ansible.inventory.group import to_safe_group_name
@@ -201,12 +228,12 @@ class FleetWatcher(object):
         self.interval = _convert("interval", args.get("interval", DEFAULT_INTERVAL), "float")
         if self.interval is None or self.interval <= 0:
             raise SettingsError("fleet_events: interval must be a positive number of seconds.")
-        statuses = args.get("stopped_statuses") or list(fleet_watch.DEFAULT_STOPPED_STATUSES)
-        if isinstance(statuses, str):
-            statuses = [item.strip() for item in statuses.split(",") if item.strip()]
+        statuses = (_string_list("stopped_statuses", args.get("stopped_statuses"))
+                    or list(fleet_watch.DEFAULT_STOPPED_STATUSES))
         self.crash_limit = _convert("crash_limit", args.get("crash_limit", fleet_watch.DEFAULT_CRASH_LIMIT), "int")
         self.crash_window = _convert("crash_window", args.get("crash_window", fleet_watch.DEFAULT_CRASH_WINDOW),
                                      "float")
+        self.leave_alone = frozenset(_string_list("leave_alone", args.get("leave_alone")))
         self.hostname_source = args.get("hostname_source") or "name"
         if self.hostname_source not in naming.HOSTNAME_SOURCES:
             raise SettingsError("fleet_events: hostname_source must be name or id.")
@@ -260,6 +287,7 @@ class FleetWatcher(object):
             pass
         for event in events:
             event["host"] = hosts.get(event["id"])
+            event["left_alone"] = event["id"] in self.leave_alone or event.get("name") in self.leave_alone
             event["incidents"] = 0
             if fleet_watch.is_incident(event):
                 event["incidents"] = fleet_watch.record_incident(self.files, self.memory_record, event, seen_at,

@@ -123,7 +123,7 @@ def test_the_documentation_is_yaml_and_names_every_option():
     documentation = yaml.safe_load(fleet_events.DOCUMENTATION)
     assert documentation["name"] == "fleet_events"
     assert set(documentation["options"]) == {"interval", "stopped_statuses", "crash_limit", "crash_window",
-                                             "hostname_source"}
+                                             "hostname_source", "leave_alone"}
     assert documentation["extends_documentation_fragment"] == ["gamepanel.panel.panel"]
     examples = yaml.safe_load(fleet_events.EXAMPLES)
     assert "gamepanel.panel.fleet_events" in examples[0]["sources"][0]
@@ -195,3 +195,12 @@ def test_ansible_rulebook_can_load_it_with_run_path_from_an_installed_collection
                                cwd="/", env=environment, check=False)
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.split() == ["main", "ansible_collections.gamepanel.panel.plugins.module_utils.client"]
+
+
+@pytest.mark.parametrize("value", [["b", "Srv a"], '["b", "Srv a"]', "b, Srv a", "['b','Srv a']"])
+def test_leave_alone_takes_ids_or_names_as_a_list_or_the_string_a_rulebook_template_gives(value):
+    source = watcher([[server("a"), server("b"), server("c")],
+                      [server("a", "offline", 0), server("b", "offline", 0), server("c", "offline", 0)]],
+                     leave_alone=value)
+    events = [event["gamepanel"] for event in run(source, reads=2)]
+    assert [(event["id"], event["left_alone"]) for event in events] == [("a", True), ("b", True), ("c", False)]
