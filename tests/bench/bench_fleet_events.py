@@ -22,7 +22,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-import conftest  # noqa: E402,F401  pylint: disable=wrong-import-position,unused-import  (the collection import path)
+# tests/conftest.py makes ansible_collections.gamepanel.panel importable from this checkout.
+import conftest  # noqa: E402,F401  pylint: disable=wrong-import-position,unused-import
 
 from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -41,7 +42,7 @@ def measure(emulator, style, reads):
                                              "rate_limit": 0}, environ={})
         asyncio.run(watcher.run(asyncio.Queue(), reads=1))  # the baseline, through the source's loop
         started = time.monotonic()
-        for _ in range(reads - 1):
+        for _read in range(reads - 1):
             watcher.poll()  # one read and its change detection, as the loop runs it in its thread
         elapsed = (time.monotonic() - started) * reads / max(1, reads - 1)
     sent = sum(emulator.control.counters()["requests"].get("owner-read", {}).values())
@@ -53,14 +54,14 @@ def main():
     parser.add_argument("--sizes", default="60,1000")
     parser.add_argument("--reads", type=int, default=10)
     args = parser.parse_args()
-    print("%8s %-11s %8s %14s %16s %10s" % ("servers", "list style", "seen", "requests/read",
-                                             "requests/min@30s", "s/read"))
+    header = ("servers", "list style", "seen", "requests/read", "requests/min@30s", "s/read")
+    print("%8s %-11s %8s %14s %16s %10s" % header)
     for size in [int(item) for item in args.sizes.split(",")]:
         with EmulatorProcess(fleet_size=size) as emulator:
             for style in ("array", "paged_body"):
                 per_read, seconds, seen = measure(emulator, style, args.reads)
-                print("%8d %-11s %8d %14.1f %16.1f %10.3f" % (size, style, seen, per_read, per_read * 60 / INTERVAL,
-                                                             seconds))
+                row = (size, style, seen, per_read, per_read * 60 / INTERVAL, seconds)
+                print("%8d %-11s %8d %14.1f %16.1f %10.3f" % row)
 
 
 if __name__ == "__main__":

@@ -114,8 +114,8 @@ class Rulebook:
             if match:
                 return match
             if self.process.poll() is not None:
-                pytest.fail("ansible-rulebook exited (%s) before %r\n%s" % (self.process.returncode, pattern,
-                                                                          self.describe()))
+                pytest.fail("ansible-rulebook exited (%s) before %r\n%s"
+                            % (self.process.returncode, pattern, self.describe()))
             if time.monotonic() > deadline:
                 pytest.fail("no %r within %s s\n%s" % (pattern, timeout, self.describe()))
             time.sleep(0.1)

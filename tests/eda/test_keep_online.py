@@ -48,8 +48,8 @@ def wait_until(predicate, timeout, what):
     raise AssertionError("%s did not happen within %s s" % (what, timeout))
 
 
-def test_keep_online_starts_the_crashed_spares_the_stopped_and_gives_up_on_a_crash_loop(rulebook, tmp_path,
-                                                                                       monkeypatch):
+def test_keep_online_starts_the_crashed_spares_the_stopped_and_gives_up_on_a_crash_loop(
+        rulebook, tmp_path, monkeypatch):
     with EmulatorProcess() as emulator:
         control = emulator.control
         control.settings(rate_limits={"team": RATE})
@@ -71,7 +71,7 @@ def test_keep_online_starts_the_crashed_spares_the_stopped_and_gives_up_on_a_cra
             monkeypatch.setenv("GAMEPANEL_STATE_DIR", str(watcher.state_dir))  # the watcher's budget and ledger
             client = PanelClient(emulator.live_url, "gp-test-owner-control", rate_limit=RATE)
             ledger = Ledger.for_client(client)
-            entry, _ = ledger.claim("mc-02", "stop", before={"status": "online"})
+            entry = ledger.claim("mc-02", "stop", before={"status": "online"})[0]
             client.queue_action("mc-02", "stop")
             ledger.mark(entry, QUEUED)
 
@@ -95,7 +95,7 @@ def test_keep_online_starts_the_crashed_spares_the_stopped_and_gives_up_on_a_cra
             watcher.wait_for(r"keep_online gives up on ARK Island \(ark-01\)", timeout=30)
             watcher.wait_for(r"keep_online leaves Creative \(mc-02\) stopped", timeout=10)
             watcher.wait_for(r"keep_online leaves Modded \(mc-03\) stopped: it is in", timeout=10)
-            output, _ = job.communicate(timeout=120)
+            output = job.communicate(timeout=120)[0]
             assert job.returncode == 0, output
         finally:
             if job.poll() is None:

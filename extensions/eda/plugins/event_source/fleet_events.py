@@ -4,6 +4,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
+import random
+import sys
+import time
+
 DOCUMENTATION = r"""
 ---
 name: fleet_events
@@ -97,13 +104,6 @@ EXAMPLES = r"""
         print_event:
           pretty: true
 """
-
-import asyncio
-import logging
-import os
-import random
-import sys
-import time
 
 
 def _collections_root():

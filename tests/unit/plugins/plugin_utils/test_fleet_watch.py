@@ -138,8 +138,7 @@ IDS = ["s1", "s2", "s3", "s4"]
 STATUSES = ["online", "offline", "stopped", "starting", "crashed"]
 ACTIONS = ["start", "stop", "restart"]
 
-a_server = st.builds(lambda server_id, status, uptime: server(server_id, status, uptime),
-                     st.sampled_from(IDS), st.sampled_from(STATUSES), st.one_of(st.none(), st.integers(0, 50)))
+a_server = st.builds(server, st.sampled_from(IDS), st.sampled_from(STATUSES), st.one_of(st.none(), st.integers(0, 50)))
 a_read = st.lists(a_server, max_size=6)
 an_entry = st.builds(lambda server_id, action, offset, state: (server_id, action, offset, state),
                      st.sampled_from(IDS), st.sampled_from(ACTIONS), st.integers(-30, 30),

@@ -144,7 +144,7 @@ def test_changes_become_events_under_gamepanel_and_reads_run_off_the_event_loop(
 def test_a_stop_in_the_ledger_makes_the_event_expected_and_no_incident():
     source = watcher([[server("a")], [server("a", "offline", 0)]])
     ledger = Ledger.for_client(source.client)
-    entry, _ = ledger.claim("a", "stop", before={"status": "online"})
+    entry = ledger.claim("a", "stop", before={"status": "online"})[0]
     ledger.mark(entry, QUEUED)
     event = run(source, reads=2)[0]["gamepanel"]
     assert event["expected"] is True and event["expected_by"]["action"] == "stop" and event["incidents"] == 0
