@@ -17,7 +17,8 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.client import COLLECTION_VERSION
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec
-from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_report
+from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles, key_for_token
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_report, fleet_watch
 
 COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TEMPLATE = os.path.join(COLLECTION_ROOT, 'roles', 'fleet_report', 'templates', 'fleet_report.html.j2')
@@ -32,6 +33,16 @@ ARGUMENT_SPEC = dict(
     games={'type': 'list', 'elements': 'str', 'default': []},
     statuses={'type': 'list', 'elements': 'str', 'default': []},
 )
+
+
+def watcher_incidents(api_token):
+    """The fleet watcher's record of recent incidents for this token (state directory), [] when there is none."""
+    if not isinstance(api_token, str) or not api_token.strip():
+        return []
+    try:
+        return fleet_watch.read_incidents(StateFiles(key_for_token(api_token.strip())))
+    except (OSError, ValueError):
+        return []
 
 
 class ActionModule(ActionBase):
@@ -55,7 +66,7 @@ class ActionModule(ActionBase):
             report = fleet_report.prepare_report(
                 args['servers'], taken_at=datetime.now(timezone.utc), panel_url=args['base_url'],
                 collection_version=COLLECTION_VERSION, include=args['include'], games=args['games'],
-                statuses=args['statuses'])
+                statuses=args['statuses'], incidents=watcher_incidents(args.get('api_token')))
             contents = fleet_report.render_all(report, template)
             paths = fleet_report.file_paths(args['dest'])
             if self._task.check_mode:

@@ -411,8 +411,23 @@ def line(label, values, colour):
 # ---------------------------------------------------------------------------
 # The report
 
+def incident_rows(incidents):
+    """The fleet watcher's recent incidents (plugin_utils/fleet_watch.read_incidents) as report rows."""
+    rows = []
+    for item in incidents or ():
+        if not isinstance(item, dict) or text(item.get('id')) is None:
+            continue
+        at = number(item.get('last_at'))
+        when = datetime.fromtimestamp(at, timezone.utc) if at is not None else None
+        rows.append({'id': text(item.get('id')), 'name': text(item.get('name')), 'count': number(item.get('count')),
+                     'last_kind': text(item.get('last_kind')), 'last_status': text(item.get('last_status')),
+                     'last_at': when.isoformat(timespec='seconds') if when else None,
+                     'last_at_text': when.strftime('%Y-%m-%d %H:%M:%S UTC') if when else None})
+    return rows
+
+
 def prepare_report(servers, *, taken_at=None, panel_url=None, collection_version=None, include=(), games=None,
-                   statuses=None):
+                   statuses=None, incidents=None):
     """Everything the report shows, as plain data (see the module docstring)."""
     if not isinstance(servers, list):
         raise ReportError(f'servers must be a list (the servers returned by server_info), got {type(servers).__name__}')
@@ -460,6 +475,7 @@ def prepare_report(servers, *, taken_at=None, panel_url=None, collection_version
         'servers': rows,
         'charts': charts,
         'metrics_chart': metrics_chart(rows) if 'metrics' in include else None,
+        'incidents': incident_rows(incidents),
     }
 
 
@@ -475,6 +491,8 @@ def render_json(report):
         'summary': report['summary'],
         'servers': [{key: row[key] for key in keys} for row in report['servers']],
     }
+    if report.get('incidents'):  # only when the fleet watcher recorded some
+        document['incidents'] = report['incidents']
     return json.dumps(document, indent=2, sort_keys=False) + '\n'
 
 
