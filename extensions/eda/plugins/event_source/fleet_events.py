@@ -8,6 +8,7 @@ import asyncio
 import logging
 import os
 import random
+import re
 import sys
 import time
 
@@ -212,11 +213,12 @@ def _string_list(name, value):
 
 
 def _safe_group_name():
+    """The group-name rule the inventory plugin applies (Ansible's, for inventory plugins: forced)."""
     try:
-        from ansible.inventory.group import to_safe_group_name
+        from ansible.plugins.inventory import to_safe_group_name
     except Exception:  # pylint: disable=broad-except
-        return lambda name: name
-    return lambda name: to_safe_group_name(name, silent=True)
+        return lambda name: re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return to_safe_group_name
 
 
 class FleetWatcher(object):

@@ -204,3 +204,11 @@ def test_leave_alone_takes_ids_or_names_as_a_list_or_the_string_a_rulebook_templ
                      leave_alone=value)
     events = [event["gamepanel"] for event in run(source, reads=2)]
     assert [(event["id"], event["left_alone"]) for event in events] == [("a", True), ("b", True), ("c", False)]
+
+
+def test_host_names_are_the_inventory_plugins_even_when_a_name_is_taken_by_a_group():
+    """A server named like one of the inventory's groups gets its id appended, as the inventory does."""
+    fleet = [server("a"), dict(server("b"), name="game_minecraft"), dict(server("c"), name="Srv a")]
+    down = [dict(item, status="offline", uptime_seconds=0) for item in fleet]
+    events = [event["gamepanel"] for event in run(watcher([fleet, down]), reads=2)]
+    assert [event["host"] for event in events] == ["Srv_a_a", "game_minecraft_b", "Srv_a_c"]
