@@ -346,23 +346,24 @@ class ServerControl:
     def decide(self):
         """Set ``action`` (None: nothing to send) from the read and the ledger; returns an open entry to follow instead.
 
-        Order: an open entry for the same action holds everything back (even the gates: nothing
-        would be sent anyway); a restart the ledger holds within min_uptime counts as done; then
+        Order: a restart the ledger holds as queued or done within min_uptime counts as the
+        restart (what min_uptime asks, whatever a lagging read shows); an open entry for the same
+        action holds everything else back (even the gates: nothing would be sent anyway); then
         the gates judge the read; an open entry for another action is only named.
         """
         entries = self.ledger_entries()
         planned = planned_action(self.request, self.server)
         if planned is None:
             return None
-        standing = pending.same_action(entries, planned)
-        if standing is not None:
-            return standing
         if planned == "restart":
             recent = pending.recent_restart(entries, self.clock.time(), self.request.min_uptime)
             if recent is not None:
                 self.pending = recent
                 self.message = pending.recent_restart_message(recent, describe(self.server), self.request.min_uptime)
                 return None
+        standing = pending.same_action(entries, planned)
+        if standing is not None:
+            return standing
         action = self.gated_action()
         if action is None:
             return None
