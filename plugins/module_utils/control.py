@@ -26,9 +26,8 @@ panel, the answer did not come back):
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import (  # noqa: F401 (UPTIME_TOLERANCE: public here too)
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import (
     ONLINE,
-    UPTIME_TOLERANCE,
     Convergence,
     players_of,
     status_of,
