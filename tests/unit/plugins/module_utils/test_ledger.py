@@ -149,3 +149,15 @@ def test_without_a_usable_state_directory_the_ledger_lives_in_the_process(tmp_pa
 def test_public_view_shows_four_fields():
     entry = {"id": "a", "action": "restart", "queued_at": 1.0, "state": QUEUED, "before": {}, "owner": "1@h"}
     assert public_view(entry) == {"id": "a", "action": "restart", "queued_at": 1.0, "state": QUEUED}
+
+
+def test_drop_removes_only_the_entry_this_process_wrote(tmp_path):
+    clock = FakeClock()
+    ledger = make_ledger(tmp_path, clock)
+    first, unused = ledger.claim("srv-1", "restart")
+    assert ledger.drop(first) is True and ledger.entries("srv-1") == []
+    first, unused = ledger.claim("srv-1", "restart")
+    clock.sleep(5)
+    second, unused = ledger.claim("srv-1", "restart", replace=True)
+    assert ledger.drop(first) is False  # a newer claim replaced it: not ours to remove
+    assert [entry["queued_at"] for entry in ledger.entries("srv-1")] == [second["queued_at"]]
