@@ -7,7 +7,8 @@ The panel only queues a control action; the server's agent runs it when it next
 checks in.  So the module reads before it writes (nothing is queued when the server
 already is in the requested state), and with ``wait`` reads again until the outcome
 shows.  It never sends an action twice: not after a wait that ran out (the action
-stays queued for the agent) and not after a POST whose answer was lost.
+stays queued for the agent), not after a POST whose answer was lost, and not in a
+later run, which finds the action in the ledger (ledger.py; the rules in pending.py).
 
 Rule for an ambiguous POST (PanelAmbiguousError: the request may have reached the
 panel, the answer did not come back):
