@@ -41,7 +41,7 @@ def test_a_different_action_or_server_is_claimed_independently(tmp_path):
 
 def test_marking_moves_the_state_and_done_entries_are_no_longer_open(tmp_path):
     ledger = make_ledger(tmp_path)
-    entry, _ = ledger.claim("srv-1", "restart")
+    entry, unused = ledger.claim("srv-1", "restart")
     assert ledger.mark(entry, QUEUED)["state"] == QUEUED
     assert ledger.mark(entry, MAY_BE_QUEUED)["state"] == MAY_BE_QUEUED
     assert ledger.mark(entry, DONE)["state"] == DONE
@@ -53,7 +53,7 @@ def test_marking_moves_the_state_and_done_entries_are_no_longer_open(tmp_path):
 def test_replace_claims_over_an_open_entry_and_the_old_claim_can_no_longer_mark_it(tmp_path):
     clock = FakeClock()
     ledger = make_ledger(tmp_path, clock)
-    first, _ = ledger.claim("srv-1", "restart")
+    first, unused = ledger.claim("srv-1", "restart")
     clock.sleep(5)
     second, existing = ledger.claim("srv-1", "restart", replace=True)
     assert existing is None and second["queued_at"] > first["queued_at"]
@@ -98,7 +98,7 @@ def test_merge_takes_the_most_recently_updated_copy(tmp_path):
     clock = FakeClock()
     here = make_ledger(tmp_path / "here", clock)
     there = make_ledger(tmp_path / "there", clock)
-    entry, _ = there.claim("srv-1", "restart")
+    entry, unused = there.claim("srv-1", "restart")
     clock.sleep(1)
     queued = there.mark(entry, QUEUED)
     assert here.merge([queued, {"not": "an entry"}]) == 1
@@ -142,10 +142,22 @@ def test_without_a_usable_state_directory_the_ledger_lives_in_the_process(tmp_pa
     blocked.write_text("")
     ledger = make_ledger(blocked / "sub")
     assert not ledger.durable
-    entry, _ = ledger.claim("srv-1", "restart")
+    entry, unused = ledger.claim("srv-1", "restart")
     assert ledger.claim("srv-1", "restart") == (None, entry)
 
 
 def test_public_view_shows_four_fields():
     entry = {"id": "a", "action": "restart", "queued_at": 1.0, "state": QUEUED, "before": {}, "owner": "1@h"}
     assert public_view(entry) == {"id": "a", "action": "restart", "queued_at": 1.0, "state": QUEUED}
+
+
+def test_drop_removes_only_the_entry_this_process_wrote(tmp_path):
+    clock = FakeClock()
+    ledger = make_ledger(tmp_path, clock)
+    first, unused = ledger.claim("srv-1", "restart")
+    assert ledger.drop(first) is True and ledger.entries("srv-1") == []
+    first, unused = ledger.claim("srv-1", "restart")
+    clock.sleep(5)
+    second, unused = ledger.claim("srv-1", "restart", replace=True)
+    assert ledger.drop(first) is False  # a newer claim replaced it: not ours to remove
+    assert [entry["queued_at"] for entry in ledger.entries("srv-1")] == [second["queued_at"]]

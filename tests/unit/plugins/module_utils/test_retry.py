@@ -13,7 +13,7 @@ import pytest
 import requests
 from urllib3.exceptions import ConnectTimeoutError, MaxRetryError, NewConnectionError, ProtocolError, ReadTimeoutError
 
-from ansible_collections.gamepanel.panel.plugins.module_utils import retry
+from ansible_collections.gamepanel.panel.plugins.module_utils import errors, retry
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
     PanelAmbiguousError,
     PanelApiError,
@@ -372,3 +372,21 @@ def test_transport_error_messages_do_not_leak_the_token(panel):
 ])
 def test_failures_are_described_by_their_innermost_cause(make, phrase):
     assert phrase in retry.describe_failure(make(), "h:1")
+
+
+def test_a_deadline_counts_down_to_zero_and_names_its_option():
+    clock = FakeClock()
+    deadline = retry.Deadline(clock, 6, "wait_timeout=6 s")
+    assert (deadline.left(), deadline.option) == (6.0, "wait_timeout=6 s")
+    clock.sleep(4)
+    assert deadline.left() == 2.0
+    clock.sleep(10)
+    assert deadline.left() == 0.0
+    assert retry.Deadline(clock, -3, "drain_timeout=0 s").left() == 0.0
+
+
+def test_an_ambiguous_error_keeps_what_and_why_as_fields():
+    error = errors.ambiguous_error("POST /servers/mc-01/control (restart)", "the connection dropped", server_id="mc-01")
+    assert (error.what, error.cause, error.server_id) == ("POST /servers/mc-01/control (restart)", "the connection dropped", "mc-01")
+    assert "the connection dropped" in str(error)
+    assert errors.PanelAmbiguousError("lost").what is None
