@@ -26,11 +26,21 @@ panel, the answer did not come back):
 
 from __future__ import annotations
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import (  # noqa: F401 (UPTIME_TOLERANCE: public here too)
+    ONLINE,
+    UPTIME_TOLERANCE,
+    Convergence,
+    players_of,
+    status_of,
+    uptime_of,
+)
+from ansible_collections.gamepanel.panel.plugins.module_utils import pending
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAmbiguousError, PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import DONE, MAY_BE_QUEUED, QUEUED
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import describe, find_server_by_name
 from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import poll_ceiling, poll_until
 
-ONLINE = "online"
 ACTION_FOR_STATE = {"started": "start", "stopped": "stop", "restarted": "restart"}
 
 # The defaults of server_control's own options, written once: its argument spec (tasks.py)
@@ -42,11 +52,12 @@ DEFAULTS = {
     "drain_timeout": 0,
     "on_busy": "skip",
     "stopped_statuses": ("offline", "stopped"),
+    "ignore_pending": False,
 }
 
 # The task parameters ControlRequest.from_params copies under their own name.
 _REQUEST_OPTIONS = ("wait", "wait_timeout", "poll_interval", "min_uptime", "max_players", "drain_timeout", "on_busy",
-                    "stopped_statuses", "only_if_status", "api_variant", "rate_limit")
+                    "stopped_statuses", "only_if_status", "ignore_pending", "api_variant", "rate_limit")
 
 # Actions that take players off a server, and so honour max_players.
 PLAYER_GATED_ACTIONS = ("stop", "restart")
@@ -72,7 +83,8 @@ class ControlRequest:
     def __init__(self, state, server_id=None, name=None, wait=DEFAULTS["wait"], wait_timeout=DEFAULTS["wait_timeout"],
                  poll_interval=DEFAULTS["poll_interval"], min_uptime=None, max_players=None,
                  drain_timeout=DEFAULTS["drain_timeout"], on_busy=DEFAULTS["on_busy"],
-                 stopped_statuses=DEFAULTS["stopped_statuses"], only_if_status=None, api_variant="live", rate_limit=120):
+                 stopped_statuses=DEFAULTS["stopped_statuses"], only_if_status=None, ignore_pending=DEFAULTS["ignore_pending"],
+                 api_variant="live", rate_limit=120):
         self.state = state
         self.server_id = server_id
         self.name = name
@@ -86,6 +98,8 @@ class ControlRequest:
         self.stopped_statuses = tuple(stopped_statuses)
         # None: any status may be acted on; otherwise only these (an empty list is refused by problems())
         self.only_if_status = None if only_if_status is None else tuple(only_if_status)
+        # Send even when the ledger holds an open entry for the same action (replacing it).
+        self.ignore_pending = ignore_pending
         self.api_variant = api_variant
         self.rate_limit = rate_limit
 
@@ -117,22 +131,6 @@ class ControlRequest:
         if self.only_if_status is not None and not self.only_if_status:
             found.append("only_if_status must name at least one status (or be left out to act in any status).")
         return found
-
-
-def status_of(server):
-    return server.get("status")
-
-
-def uptime_of(server):
-    uptime = server.get("uptime_seconds")
-    return uptime if isinstance(uptime, (int, float)) and not isinstance(uptime, bool) else None
-
-
-def players_of(server):
-    """Current player count, or None when the panel did not report one."""
-    players = server.get("players")
-    current = players.get("current") if isinstance(players, dict) else None
-    return current if isinstance(current, int) and not isinstance(current, bool) else None
 
 
 def planned_action(request, server):
@@ -204,82 +202,20 @@ def expected_status(request, server):
     return ONLINE
 
 
-# Seconds of slack in the uptime comparison of Convergence: the panel reports whole
-# seconds (up to 1 s lost on each of the two reads), plus a margin for the panel's own
-# bookkeeping.  A smaller value would take a slightly late uptime for a restart.
-UPTIME_TOLERANCE = 2.0
-
-
-class Convergence:
-    """Decides, read by read after the POST, whether the queued action has taken effect.
-
-    ``started`` needs ``online``; ``stopped`` a status in ``stopped_statuses``.
-    ``restarted`` needs ``online`` plus proof that the server went down in between:
-    either a read that was not ``online`` (or a server that was not online to begin
-    with), or an uptime that reset.
-
-    An uptime reset is judged against the uptime the server would show had it *not*
-    restarted: the uptime read before queueing plus the time that surely passed between
-    the two reads (from the end of the earlier read to the start of the later one), less
-    UPTIME_TOLERANCE.  Comparing with the earlier uptime alone misses a restart of a
-    server that had been up only briefly and came back between two polls: by the next
-    read its new uptime is already above the old one.  A read showing exactly the
-    uptime read before queueing proves nothing either way (a cached copy of the old
-    state looks like that), so it never counts as a reset; the next read decides.
-    """
-
-    def __init__(self, request, before, before_read_at=None):
-        self.request = request
-        self.before_status = status_of(before)
-        self.before_uptime = uptime_of(before)
-        self.before_read_at = before_read_at  # wall time the read of `before` had ended, if known
-        self.went_down = self.before_status != ONLINE
-        self.moved = False  # any read showed a change since `before`: the agent has acted on something
-
-    def uptime_reset(self, server, read_started=None):
-        """Whether ``server`` (read from wall time ``read_started`` on) shows an uptime that restarted."""
-        uptime = uptime_of(server)
-        if uptime is None or self.before_uptime is None or uptime == self.before_uptime:
-            return False
-        if uptime < self.before_uptime:
-            return True
-        if read_started is None or self.before_read_at is None:
-            return False
-        surely_elapsed = max(0.0, read_started - self.before_read_at)
-        return uptime < self.before_uptime + surely_elapsed - UPTIME_TOLERANCE
-
-    def observe(self, server, read_started=None):
-        status = status_of(server)
-        reset = self.uptime_reset(server, read_started)
-        if status != self.before_status or reset:
-            self.moved = True
-        if self.request.state == "started":
-            return status == ONLINE
-        if self.request.state == "stopped":
-            return status in self.request.stopped_statuses
-        if status != ONLINE:
-            self.went_down = True
-            return False
-        return self.went_down or reset
-
-    def target(self):
-        if self.request.state == "started":
-            return "status %s" % ONLINE
-        if self.request.state == "stopped":
-            return "a stopped status (%s)" % ", ".join(self.request.stopped_statuses)
-        if self.before_status == ONLINE and self.before_uptime is not None:
-            return "status %s with an uptime that restarted after the %s s read before queueing" % (ONLINE, self.before_uptime)
-        return "status %s after going down" % ONLINE
-
-
 class ServerControl:
     """One run of server_control against one server.  ``run()`` returns the result dict
-    or raises ControlFailed carrying the result as far as the run got."""
+    or raises ControlFailed carrying the result as far as the run got.
 
-    def __init__(self, client, request, check_mode=False, diff=False, status_reads=None, before_reads=None):
+    ``run`` is the sequence a reader should find: read, decide, record, send, confirm.
+    The ledger (``ledger``, a Ledger, or None to keep no memory across runs) is
+    consulted by the decision and written by the record, send and confirm steps.
+    """
+
+    def __init__(self, client, request, check_mode=False, diff=False, status_reads=None, before_reads=None, ledger=None):
         self.client = client
         self.status_reads = status_reads  # a SharedStatusReads, or None: every wait read is a GET
         self.before_reads = before_reads  # a SharedStatusReads, or None: the read before queueing is a GET
+        self.ledger = ledger
         self.request = request
         self.check_mode = check_mode
         self.diff = diff
@@ -289,92 +225,168 @@ class ServerControl:
         self.task_started = self.clock.time()
         self.ceiling = poll_ceiling(request.poll_interval, request.rate_limit)
         self.before = None
-        self.server = None
+        self.last = None  # the TimedRead of self.server: the latest read
         self.action = None
         self.changed = False
         self.converged = None
         self.skipped_reason = None
+        self.pending = None  # the ledger entry the decision relied on
+        self.entry = None  # the ledger entry this run wrote
+        self.message = None  # what the run says when it succeeds without the obvious outcome
+        self.settled = None  # the latest read whose proof the ledger has taken
         # Wall time the next wait read must not predate: when the POST was answered, then each read.
         self.not_before = None
-        # Wall times around the read that produced self.server (for the uptime comparison).
-        self.read_started = None
-        self.read_finished = None
         # The transient PanelError of the wait's latest read, None when that read succeeded.
         self.read_failure = None
+
+    @property
+    def server(self):
+        return None if self.last is None else self.last.server
 
     # -- the run -------------------------------------------------------------------------
 
     def run(self):
-        problems = self.request.problems()
-        if problems:
-            self.fail(" ".join(problems))
-        self.require_variant_support()
+        self.check_request()
         try:
-            self.before = self.server = self.resolve()
-            action = self.gated_action()
-            if action is None:
+            self.before = self.take(self.read_first()).server  # read
+            follow = self.decide()  # decide
+            if follow is not None:
+                return self.follow(follow)
+            if self.action is None or self.check_mode:
                 return self.result()
-            self.action = action
-            self.changed = True
-            if self.check_mode:
-                return self.result()
-            convergence = Convergence(self.request, self.server, self.read_finished)
-            ambiguous = self.queue(action)
-            if self.request.wait:
-                self.wait_for(convergence, ambiguous)
-            elif ambiguous is not None:
-                self.confirm_without_wait(convergence, ambiguous)
+            convergence = Convergence(self.request, self.server, self.last.finished)
+            claimed, standing = self.record()  # record
+            if not claimed:
+                return self.follow(standing)  # another process sends it at this moment
+            ambiguous = self.send()  # send
+            self.confirm(convergence, ambiguous)  # confirm
             return self.result()
         except PanelError as error:
             self.fail(self.explain_panel_error(error), error)
 
-    def require_variant_support(self):
+    def check_request(self):
+        problems = self.request.problems()
+        if problems:
+            self.fail(" ".join(problems))
         action = self.request.action
         if not self.client.supports(action):
             self.fail("The %s API variant (api_variant=%s) has no %s action: it can only restart servers. "
                       "Use state=restarted, or api_variant=live for state=%s."
                       % (self.request.api_variant, self.request.api_variant, action, self.request.state))
 
-    def resolve(self):
+    # -- read --------------------------------------------------------------------------------
+
+    def take(self, read):
+        """``read`` (a TimedRead) becomes the latest: failures report it, Convergence judges its times."""
+        self.last = read
+        return read
+
+    def read_first(self):
+        """The read the decision rests on (by id, or the list when the server is named)."""
         if self.request.server_id is not None and self.before_reads is not None:
-            # A shared list read: read_finished is when it ended (the panel saw the server by
-            # then), which Convergence needs as the upper bound of the uptime's instant.
-            server, self.read_started, self.read_finished = self.before_reads.read_before(
-                self.request.server_id, self.task_started)
-            return server
+            # A shared list read: its end is when the panel saw the server by then, which
+            # Convergence needs as the upper bound of the uptime's instant.
+            return TimedRead(*self.before_reads.read_before(self.request.server_id, self.task_started))
         if self.request.server_id is not None:
-            return self.get_timed(self.request.server_id)
-        self.read_started = self.clock.time()
+            return self.get(self.request.server_id)
+        started = self.clock.time()
         servers = self.client.list_servers()
-        self.read_finished = self.clock.time()
+        finished = self.clock.time()
         try:
             server = find_server_by_name(servers, self.request.name)
         except ValueError as error:
             self.fail(str(error))
         if server.get("id") is None:
             self.fail("The panel lists a server named %r without an id, so it cannot be controlled." % self.request.name)
-        return server
+        return TimedRead(server, started, finished)
 
-    def get_timed(self, server_id):
-        """GET one server, noting when the read started and ended (Convergence compares uptimes over that)."""
-        self.read_started = self.clock.time()
+    def get(self, server_id):
+        """GET one server, noting when the read started and ended."""
+        started = self.clock.time()
         server = self.client.get_server(server_id)
-        self.read_finished = self.clock.time()
-        return server
+        return TimedRead(server, started, self.clock.time())
 
-    def read(self):
-        """GET the server again; every read lands in ``self.server`` so failures report the last one."""
-        self.server = self.get_timed(self.server["id"])
-        return self.server
+    def read_again(self):
+        """GET the server again (a read while players drain)."""
+        return self.take(self.get(self.server["id"])).server
 
     def read_after_post(self):
-        """A read for the wait: shared with other waiters when possible, never older than the POST's answer."""
+        """A read for a wait: shared with other waiters when possible, never older than ``not_before``."""
         if self.status_reads is None:
-            return self.read()
-        self.server, view_time = self.status_reads.read(self.server["id"], self.not_before)
-        self.read_started = self.read_finished = view_time
+            return self.read_again()
+        server, view_time = self.status_reads.read(self.server["id"], self.not_before)
+        self.take(TimedRead(server, view_time))
         self.not_before = view_time + 0.001  # the next read must show something newer
-        return self.server
+        return server
+
+    def read_for_wait(self):
+        """A read of a wait; None when the panel could not be read just now."""
+        return self.read_despite_outage(self.read_after_post)
+
+    def read_despite_outage(self, read):
+        """``read()`` for a wait (after queueing, or for players to leave); None when it failed but may work later.
+
+        An outage shorter than the wait must not end it: a read whose retries ran out
+        (PanelError.transient, also when the wait's deadline cut them short) is only
+        remembered, and the next poll tries again.  Any other failure (token revoked,
+        server gone) ends the wait at once.
+        """
+        try:
+            server = read()
+        except PanelError as error:
+            if not error.transient:
+                raise
+            self.read_failure = error
+            return None
+        self.read_failure = None
+        return server
+
+    # -- decide ------------------------------------------------------------------------------
+
+    def decide(self):
+        """Set ``action`` (None: nothing to send) from the read and the ledger; returns an open entry to follow instead.
+
+        Order: an open entry for the same action holds everything back (even the gates: nothing
+        would be sent anyway); a restart the ledger holds within min_uptime counts as done; then
+        the gates judge the read; an open entry for another action is only named.
+        """
+        entries = self.ledger_entries()
+        planned = planned_action(self.request, self.server)
+        if planned is None:
+            return None
+        standing = pending.same_action(entries, planned)
+        if standing is not None:
+            return standing
+        if planned == "restart":
+            recent = pending.recent_restart(entries, self.clock.time(), self.request.min_uptime)
+            if recent is not None:
+                self.pending = recent
+                self.message = pending.recent_restart_message(recent, describe(self.server), self.request.min_uptime)
+                return None
+        action = self.gated_action()
+        if action is None:
+            return None
+        others = pending.other_actions(entries, action)
+        if others:
+            self.pending = others[-1]
+            self.message = pending.other_pending_message(others, action, describe(self.server))
+        self.action = action
+        self.changed = True
+        return None
+
+    def ledger_entries(self):
+        """The ledger's entries for the server, those the read proves marked done; [] when the ledger is not consulted."""
+        if self.ledger is None:
+            return []
+        entries = self.settle()
+        return [] if self.request.ignore_pending else entries
+
+    def settle(self):
+        """Mark open entries the latest read proves done (check mode writes nothing); returns the server's entries."""
+        if self.ledger is None:
+            return []
+        self.settled = self.last
+        return pending.settle(self.ledger, self.last, self.request.stopped_statuses, write=not self.check_mode)
 
     # -- gates: only_if_status and max_players ----------------------------------------------
 
@@ -394,7 +406,7 @@ class ServerControl:
             # As in the wait after queueing, retries inside a read stop at drain_timeout, and a read
             # that could not be made (None) leaves the decision to the last read that was.
             with self.client.deadline(request.drain_timeout, "drain_timeout=%g s" % request.drain_timeout):
-                poll_until(self.clock, lambda: self.read_despite_outage(self.read),
+                poll_until(self.clock, lambda: self.read_despite_outage(self.read_again),
                            lambda server: server is not None and decide_on_read(request, server)[1] != HELD_BY_PLAYERS,
                            request.drain_timeout, request.poll_interval, self.ceiling)
             action, held_by = decide_on_read(request, self.server)
@@ -427,69 +439,88 @@ class ServerControl:
             reason += " Check mode does not wait drain_timeout for players to leave."
         return reason
 
-    # -- queue ---------------------------------------------------------------------------
+    # -- record --------------------------------------------------------------------------------
 
-    def queue(self, action):
+    def record(self):
+        """Write the ``sending`` entry before the POST: ``(True, None)``, or ``(False, entry)`` when an open one stands.
+
+        The claim is atomic, so of several processes deciding the same action on one server
+        at once exactly one sends; the others follow its entry.
+        """
+        if self.ledger is None:
+            return True, None
+        entry, standing = self.ledger.claim(self.server["id"], self.action, pending.before_of(self.last),
+                                            replace=self.request.ignore_pending)
+        self.entry = entry
+        return entry is not None, standing
+
+    def mark(self, state):
+        if self.entry is not None:
+            self.entry = self.ledger.mark(self.entry, state) or self.entry
+
+    # -- send ----------------------------------------------------------------------------------
+
+    def send(self):
         """POST the action once.  Returns the PanelAmbiguousError when the answer was lost, else None.
 
-        Any other PanelError means the panel surely did not queue it: nothing changed.
+        Any other PanelError means the panel surely did not queue it: nothing changed, and
+        the entry goes, so that it holds nothing back.
         """
         try:
-            self.client.queue_action(self.server["id"], action)
+            self.client.queue_action(self.server["id"], self.action)
         except PanelAmbiguousError as error:
             self.not_before = self.clock.time()
+            self.mark(MAY_BE_QUEUED)
             return error
         except PanelError:
             self.changed = False
             self.action = None
+            if self.entry is not None:
+                self.ledger.drop(self.entry)
+                self.entry = None
             raise
         self.not_before = self.clock.time()
+        self.mark(QUEUED)
         return None
 
+    # -- confirm -------------------------------------------------------------------------------
+
+    def confirm(self, convergence, ambiguous):
+        """With ``wait``, wait for the outcome; without, read back once after a lost answer."""
+        if self.request.wait:
+            self.wait_for(convergence, ambiguous)
+        elif ambiguous is not None:
+            self.confirm_without_wait(convergence, ambiguous)
+
     def confirm_without_wait(self, convergence, ambiguous):
-        if convergence.observe(self.read(), self.read_started) or convergence.moved:
+        if convergence.observe(self.read_again(), self.last.started):
+            self.mark(DONE)
+            return
+        if convergence.moved:
+            self.mark(QUEUED)  # the agent acted: the panel had it
             return
         self.fail("%s The server read back shows no change yet (status %s); check it before running this again."
                   % (self.ambiguous_message(ambiguous), status_of(self.server)), ambiguous)
 
-    # -- wait ----------------------------------------------------------------------------
-
-    def read_for_wait(self):
-        """A read of the wait after queueing; None when the panel could not be read just now."""
-        return self.read_despite_outage(self.read_after_post)
-
-    def read_despite_outage(self, read):
-        """``read()`` for a wait (after queueing, or for players to leave); None when it failed but may work later.
-
-        An outage shorter than the wait must not end it: a read whose retries ran out
-        (PanelError.transient, also when the wait's deadline cut them short) is only
-        remembered, and the next poll tries again.  Any other failure (token revoked,
-        server gone) ends the wait at once.
-        """
-        try:
-            server = read()
-        except PanelError as error:
-            if not error.transient:
-                raise
-            self.read_failure = error
-            return None
-        self.read_failure = None
-        return server
+    def poll(self, convergence):
+        """Read until ``convergence`` holds or wait_timeout runs out; retries inside a read stop with the wait."""
+        timeout = self.request.wait_timeout
+        with self.client.deadline(timeout, "wait_timeout=%g s" % timeout):
+            return poll_until(self.clock, self.read_for_wait,
+                              lambda server: server is not None and convergence.observe(server, self.last.started),
+                              timeout, self.request.poll_interval, self.ceiling)
 
     def wait_for(self, convergence, ambiguous):
         self.converged = False
         timeout = self.request.wait_timeout
         try:
-            # Retries inside a read stop with the wait: it ends within wait_timeout plus one request.
-            with self.client.deadline(timeout, "wait_timeout=%g s" % timeout):
-                outcome = poll_until(self.clock, self.read_for_wait,
-                                     lambda server: server is not None and convergence.observe(server, self.read_started),
-                                     timeout, self.request.poll_interval, self.ceiling)
+            outcome = self.poll(convergence)
         except PanelError as error:
             self.fail("The %s of %s was sent, but reading the server back failed: %s The module did not send it again."
                       % (self.action, describe(self.before), self.explain_panel_error(error)), error)
         self.converged = outcome.done
         if outcome.done:
+            self.mark(DONE)
             return
         unread = self.last_read_failed() if self.read_failure is not None else ""
         if ambiguous is not None:
@@ -498,17 +529,45 @@ class ServerControl:
                       % (self.ambiguous_message(ambiguous), timeout, status_of(self.server), unread), ambiguous)
         self.fail(self.timeout_message(convergence) + unread, self.read_failure)
 
+    def follow(self, entry):
+        """Nothing is sent: ``entry`` (open, same action) stands.  With ``wait``, wait for its outcome."""
+        self.pending, self.action, self.changed, self.entry = entry, None, False, None
+        label = describe(self.before)
+        if not self.request.wait or self.check_mode:
+            self.message = pending.pending_message(entry, label)
+            return self.result()
+        self.converged = False
+        self.not_before = self.clock.time()
+        try:
+            outcome = self.poll(pending.convergence_for(entry, self.request.stopped_statuses))
+        except PanelError as error:
+            self.fail("%s Reading the server failed: %s Nothing new was sent."
+                      % (pending.pending_sentence(entry, label), self.explain_panel_error(error)), error)
+        self.converged = outcome.done
+        if outcome.done:
+            if self.ledger is not None:
+                self.ledger.mark(entry, DONE)
+            self.message = "%s A read now shows it applied. Nothing new was sent." % pending.pending_sentence(entry, label)
+            return self.result()
+        unread = self.last_read_failed() if self.read_failure is not None else ""
+        self.fail(pending.pending_timeout_message(entry, label, self.request.wait_timeout, status_of(self.server)) + unread,
+                  self.read_failure)
+
     def last_read_failed(self):
         return " The last read failed: %s" % self.explain_panel_error(self.read_failure)
 
     def timeout_message(self, convergence):
         action, label, timeout = self.action, describe(self.before), self.request.wait_timeout
         last = status_of(self.server)
+        if self.ledger is not None:
+            again = "running this again waits for it instead of queueing a second %s" % action
+        else:
+            again = "running this again before then would queue a second %s" % action
         if not convergence.moved:
             return ("The %s of %s is queued, not yet applied: the agent has not checked in within wait_timeout (%s s). "
                     "The panel runs it when the agent next checks in; the module did not queue it again "
-                    "(running this again before then would queue a second %s). Last status seen: %s."
-                    % (action, label, timeout, action, last))
+                    "(%s). Last status seen: %s."
+                    % (action, label, timeout, again, last))
         return ("The %s of %s was queued and the server moved from status %s to %s, but it did not reach %s "
                 "within wait_timeout (%s s). Last status seen: %s. The module did not queue it again."
                 % (action, label, convergence.before_status, last, convergence.target(), timeout, last))
@@ -527,6 +586,9 @@ class ServerControl:
         return message if message.endswith((".", "!", "?")) else message + "."
 
     def result(self):
+        if self.ledger is not None and not self.check_mode and self.last is not None and self.last is not self.settled:
+            self.settled = self.last
+            self.settle()  # the last read may prove other entries of the server
         result = {
             "changed": self.changed,
             "action": self.action,
@@ -535,8 +597,11 @@ class ServerControl:
             "converged": self.converged,
             "elapsed": round(self.clock.monotonic() - self.started_at, 3),
             "skipped_reason": self.skipped_reason,
+            "pending": pending.view(self.pending),
             "api": self.client.stats,
         }
+        if self.message is not None:
+            result["msg"] = self.message
         if self.diff and self.before is not None:
             if self.converged:
                 after_status = status_of(self.server)
@@ -551,12 +616,13 @@ class ServerControl:
         raise ControlFailed(message, self.result(), error)
 
 
-def run_control(client, request, check_mode=False, diff=False, status_reads=None, before_reads=None):
+def run_control(client, request, check_mode=False, diff=False, status_reads=None, before_reads=None, ledger=None):
     """Bring one server to ``request.state``; return the result dict or raise ControlFailed.
 
     ``status_reads`` (a SharedStatusReads) lets the wait share list reads with other
     processes working on servers of the same token, and ``before_reads`` (usually the
     same object) the read before queueing; without them every such read is a GET.
+    ``ledger`` (a Ledger) remembers what was queued across runs; without it nothing is.
     """
     return ServerControl(client, request, check_mode=check_mode, diff=diff, status_reads=status_reads,
-                         before_reads=before_reads).run()
+                         before_reads=before_reads, ledger=ledger).run()

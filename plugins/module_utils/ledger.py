@@ -174,6 +174,20 @@ class Ledger(object):
 
         return self._update(change)
 
+    def drop(self, entry):
+        """Remove ``entry`` (as claim returned it) if it is still the one this process wrote; returns whether it was."""
+        key = entry_key(self.panel, entry["id"], entry["action"])
+
+        def change(document):
+            entries = self._pruned(document, self.clock.time())
+            current = entries.get(key)
+            if current is None or current.get("queued_at") != entry["queued_at"]:
+                return False
+            del entries[key]
+            return True
+
+        return self._update(change)
+
     def forget(self, server_id, action=None):
         """Remove the entries of ``server_id`` (only ``action``'s when given); returns how many were removed."""
         def change(document):

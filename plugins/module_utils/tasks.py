@@ -25,6 +25,7 @@ from ansible.module_utils.basic import env_fallback
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import DEFAULTS as CONTROL_DEFAULTS
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import Ledger
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import (
     client_from_params,
     failure_from_error,
@@ -68,6 +69,7 @@ def _server_control_spec():
         on_busy=dict(type="str", choices=["skip", "fail"], default=CONTROL_DEFAULTS["on_busy"]),
         stopped_statuses=dict(type="list", elements="str", default=list(CONTROL_DEFAULTS["stopped_statuses"])),
         only_if_status=dict(type="list", elements="str"),
+        ignore_pending=dict(type="bool", default=CONTROL_DEFAULTS["ignore_pending"]),
     )
     return TaskSpec(spec, mutually_exclusive=[("id", "name")], required_one_of=[("id", "name")])
 
@@ -103,7 +105,8 @@ def server_control(params, check_mode=False, diff=False):
     shared.join()
     try:
         return _with_warnings(client, run_control(client, request, check_mode=check_mode, diff=diff,
-                                                  status_reads=shared, before_reads=shared))
+                                                  status_reads=shared, before_reads=shared,
+                                                  ledger=Ledger.for_client(client)))
     except ControlFailed as failure:
         # The message puts the panel's error in context (was anything queued?).
         raise failure_from_error(failure.error, msg=failure.message, **_with_warnings(client, failure.result)) from None

@@ -16,7 +16,9 @@ description:
     runs out the task fails but the action stays queued, so before re-running a restart check the server, or
     set O(min_uptime) so that re-runs skip servers already restarted."
   - The module never sends the same action twice, neither after a wait that ran out nor after a request whose
-    answer was lost on the way back. In that last case it reports RV(changed=true), since the action may
+    answer was lost on the way back, nor in a later run. A ledger in the state directory remembers every action
+    it queued until a read shows the outcome, and an open entry for the same action on the same server is waited
+    for (O(wait=true)) or reported as RV(pending) instead of being sent again. See O(ignore_pending). In that last case it reports RV(changed=true), since the action may
     have been queued; with O(wait=true) a server that then reaches the requested state counts as success.
   - Status values other than C(online) exist and are not all known; any unknown status is returned as the panel
     gives it. O(state=started) starts a server in any status other than C(online), O(state=stopped) stops a server
@@ -134,6 +136,14 @@ options:
       - Left out, the action is sent in any status.
     type: list
     elements: str
+  ignore_pending:
+    description:
+      - Send the action even when the ledger holds an open entry for the same action on this server (an action an
+        earlier run queued whose outcome no read has shown yet). The new entry replaces the old one.
+      - Use it once the agent was fixed, or after checking the server, when the pending action is known to be lost.
+      - Without it, an open entry for the same action means nothing is sent; see RV(pending).
+    type: bool
+    default: false
 notes:
   - The module talks to the panel from the controller (or whichever host runs it); game servers need no SSH access.
   - When the task runs on the controller (C(localhost), or hosts with C(ansible_connection=local) such as those of
@@ -261,6 +271,39 @@ skipped_reason:
   returned: always
   type: str
   sample: Survival (mc-01) has 3 players online, more than max_players (0).
+pending:
+  description:
+    - The ledger entry the decision relied on, or null. It is an action an earlier run (or another process) queued
+      for this server; when it is the same action, nothing new was sent.
+    - Also set when a restart the ledger holds within O(min_uptime) counted as the restart, and when an open entry
+      of another action stood (the requested action was then sent).
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Server id.
+      type: str
+      sample: mc-01
+    action:
+      description: The action queued.
+      type: str
+      sample: restart
+    queued_at:
+      description: When it was queued, in seconds since the epoch.
+      type: float
+      sample: 1790000000.0
+    state:
+      description:
+        - C(sending) (written before the POST; the run stopped before the answer), C(queued), C(may_be_queued)
+          (the answer was lost) or C(done).
+      type: str
+      sample: queued
+msg:
+  description: Why nothing new was sent, or what was pending, when the ledger decided.
+  returned: when the ledger held an entry for the server
+  type: str
+  sample: "A restart of Survival (mc-01) was queued at 2026-11-24 13:40:00 UTC (ledger state queued: the panel accepted
+    it and no read has shown it applied yet). Nothing new was sent."
 api:
   description: Requests this module made to the panel.
   returned: always

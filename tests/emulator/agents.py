@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import typing as t
 
-from .model import OFFLINE, ONLINE, STARTING, STOPPED_STATUSES, STOPPING, Action, Server
+from .model import OFFLINE, ONLINE, STARTING, STOPPED_STATUSES, STOPPING, Action, Server, StaleView
 
 if t.TYPE_CHECKING:
     from .state import PanelState
@@ -124,8 +124,12 @@ def apply_action(world: PanelState, server: Server, action: Action, instant: flo
     elif action.action == "stop":
         effect = apply_stop(server, instant)
     else:
+        was_online, since = server.status == ONLINE and not server.phases, server.online_since
         effect = apply_restart(world, server, instant)
         world.counters.count_restart(server.id)
+        lag = world.settings
+        if was_online and since is not None and (lag.read_lag_reads > 0 or lag.read_lag_seconds > 0):
+            server.stale = StaleView(online_since=since, until=instant + lag.read_lag_seconds, reads_left=lag.read_lag_reads)
     action.applied_at = instant
     action.effect = effect
     server.remember(action)

@@ -66,6 +66,22 @@ class Action:
     effect: str | None = None  # what applying it did: "noop", "starting", "stopping", "restarting", "fast_restart"
 
 
+@dataclasses.dataclass
+class StaleView:
+    """What reads report for a while after a restart was applied (Settings.read_lag_reads / read_lag_seconds).
+
+    A panel learns uptimes from its agents' reports, so right after a restart it may still
+    answer the old ones: status online and the uptime counted from the old start.
+    """
+
+    online_since: float  # the start before the restart: the uptime reads keep counting from it
+    until: float  # emulated instant the lag ends, whatever the reads
+    reads_left: int  # reads still answered from the old view
+
+    def active(self, now: float) -> bool:
+        return self.reads_left > 0 or now < self.until
+
+
 @dataclasses.dataclass(slots=True)
 class Agent:
     connected: bool
@@ -108,6 +124,8 @@ class Server:  # pylint: disable=too-many-instance-attributes
     console: collections.deque | None = None  # (instant, level, message)
     # The fields that never change with time, already JSON-encoded (see bodies.server_json).
     json_head: str = ""
+    # Read lag after a restart (Settings.read_lag_*): the pre-restart view reads still report.
+    stale: StaleView | None = None
 
     def enqueue(self, action: Action) -> None:
         if self.pending is None:
@@ -139,6 +157,10 @@ class Settings:
     fast_restart: bool = False
     player_churn: bool = False
     seed: int = 0
+    # After a restart is applied, reads keep reporting the pre-restart view (online, old uptime)
+    # for this many reads of the server (each list read counts once) or seconds, whichever lasts longer.
+    read_lag_reads: int = 0
+    read_lag_seconds: float = 0.0
 
     def describe(self) -> dict[str, t.Any]:
         return dataclasses.asdict(self)

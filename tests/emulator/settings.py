@@ -51,6 +51,10 @@ def updated_settings(current: Settings, updates: dict[str, t.Any]) -> Settings:
             setattr(result, key, require_bool(value, key))
         elif key == "seed":
             result.seed = require_int(value, key)
+        elif key == "read_lag_reads":
+            result.read_lag_reads = require_int(value, key)
+        elif key == "read_lag_seconds":
+            result.read_lag_seconds = require_number(value, key)
         elif key == "rate_limits":
             if not isinstance(value, dict):
                 raise SettingsError("rate_limits must be a mapping such as {\"pro\": 120, \"team\": 600}")

@@ -23,7 +23,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
     PanelNotFoundError,
 )
 
-RESULT_KEYS = {"changed", "action", "before", "server", "converged", "elapsed", "skipped_reason", "api"}
+RESULT_KEYS = {"changed", "action", "before", "server", "converged", "elapsed", "skipped_reason", "pending", "api"}  # pending: the ledger entry relied on
 
 
 class FakeClock:

@@ -1,0 +1,124 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""PRIVATE: what a read of a server says, and when a read proves that an action took effect.
+
+server_control's wait and the ledger (an action queued by an earlier run) judge reads by
+the same rules, so they live here, apart from both.
+"""
+
+from __future__ import annotations
+
+import collections
+
+ONLINE = "online"
+
+# What a Convergence needs of a request: the state sought and which statuses count as stopped.
+Goal = collections.namedtuple("Goal", "state stopped_statuses")
+
+
+class TimedRead(object):
+    """One read of a server and the wall times it started and finished.
+
+    The panel produced the answer somewhere in between; Convergence compares uptimes
+    over that interval.  ``finished`` is None where only one instant is known (a read
+    a waiter got from a shared list read: its start).
+    """
+
+    __slots__ = ("server", "started", "finished")
+
+    def __init__(self, server, started, finished=None):
+        self.server = server
+        self.started = started
+        self.finished = started if finished is None else finished
+
+    def __iter__(self):
+        # (server, started, finished): SharedStatusReads' callers unpack a read as a tuple.
+        return iter((self.server, self.started, self.finished))
+
+    def __repr__(self):
+        return "TimedRead(%r, %r, %r)" % (self.server, self.started, self.finished)
+
+
+def status_of(server):
+    return server.get("status")
+
+
+def uptime_of(server):
+    uptime = server.get("uptime_seconds")
+    return uptime if isinstance(uptime, (int, float)) and not isinstance(uptime, bool) else None
+
+
+def players_of(server):
+    """Current player count, or None when the panel did not report one."""
+    players = server.get("players")
+    current = players.get("current") if isinstance(players, dict) else None
+    return current if isinstance(current, int) and not isinstance(current, bool) else None
+
+
+# Seconds of slack in the uptime comparison of Convergence: the panel reports whole
+# seconds (up to 1 s lost on each of the two reads), plus a margin for the panel's own
+# bookkeeping.  A smaller value would take a slightly late uptime for a restart.
+UPTIME_TOLERANCE = 2.0
+
+
+class Convergence:
+    """Decides, read by read after the POST, whether the queued action has taken effect.
+
+    ``started`` needs ``online``; ``stopped`` a status in ``stopped_statuses``.
+    ``restarted`` needs ``online`` plus proof that the server went down in between:
+    either a read that was not ``online`` (or a server that was not online to begin
+    with), or an uptime that reset.
+
+    An uptime reset is judged against the uptime the server would show had it *not*
+    restarted: the uptime read before queueing plus the time that surely passed between
+    the two reads (from the end of the earlier read to the start of the later one), less
+    UPTIME_TOLERANCE.  Comparing with the earlier uptime alone misses a restart of a
+    server that had been up only briefly and came back between two polls: by the next
+    read its new uptime is already above the old one.  A read showing exactly the
+    uptime read before queueing proves nothing either way (a cached copy of the old
+    state looks like that), so it never counts as a reset; the next read decides.
+    """
+
+    def __init__(self, request, before, before_read_at=None):
+        self.request = request
+        self.before_status = status_of(before)
+        self.before_uptime = uptime_of(before)
+        self.before_read_at = before_read_at  # wall time the read of `before` had ended, if known
+        self.went_down = self.before_status != ONLINE
+        self.moved = False  # any read showed a change since `before`: the agent has acted on something
+
+    def uptime_reset(self, server, read_started=None):
+        """Whether ``server`` (read from wall time ``read_started`` on) shows an uptime that restarted."""
+        uptime = uptime_of(server)
+        if uptime is None or self.before_uptime is None or uptime == self.before_uptime:
+            return False
+        if uptime < self.before_uptime:
+            return True
+        if read_started is None or self.before_read_at is None:
+            return False
+        surely_elapsed = max(0.0, read_started - self.before_read_at)
+        return uptime < self.before_uptime + surely_elapsed - UPTIME_TOLERANCE
+
+    def observe(self, server, read_started=None):
+        status = status_of(server)
+        reset = self.uptime_reset(server, read_started)
+        if status != self.before_status or reset:
+            self.moved = True
+        if self.request.state == "started":
+            return status == ONLINE
+        if self.request.state == "stopped":
+            return status in self.request.stopped_statuses
+        if status != ONLINE:
+            self.went_down = True
+            return False
+        return self.went_down or reset
+
+    def target(self):
+        if self.request.state == "started":
+            return "status %s" % ONLINE
+        if self.request.state == "stopped":
+            return "a stopped status (%s)" % ", ".join(self.request.stopped_statuses)
+        if self.before_status == ONLINE and self.before_uptime is not None:
+            return "status %s with an uptime that restarted after the %s s read before queueing" % (ONLINE, self.before_uptime)
+        return "status %s after going down" % ONLINE
