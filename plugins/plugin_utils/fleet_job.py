@@ -201,6 +201,7 @@ def pending_note(entry):
 
 
 def _pending(result):
+    """server_control's ``pending`` (the ledger entry its decision relied on) as the outcome keeps it, or None."""
     entry = result.get('pending') if isinstance(result, dict) else None
     if not isinstance(entry, dict) or not entry:
         return None
@@ -214,33 +215,51 @@ def _elapsed(result):
         return 0.0
 
 
+ACTION_FOR_STATE = {RESTARTED: 'restart', STARTED: 'start'}
+
+
 def outcome(decided, result=None, check_mode=False, failed=False):
-    """``gamepanel_outcome`` of one host: from its plan and the server_control result (or the failed one)."""
+    """``gamepanel_outcome`` of one host: from its plan and the server_control result (or the failed one).
+
+    ``pending`` is the ledger entry of an action an earlier run queued and this run did not send
+    again (server_control found it open); None otherwise.
+    """
     if not isinstance(decided, dict):
         raise AnsibleFilterError('fleet_outcome expects the plan fleet_plan returned, not %r.' % (decided,))
     job = job_of(decided.get('job'))
     result = result if isinstance(result, dict) else {}
-    pending = _pending(result)
+    entry = _pending(result)
     if failed:
+        # server_control names a pending entry in a failure only when it followed it (nothing new sent)
         reason = result.get('msg') or 'the %s failed' % job.noun
-        if pending and 'nothing new sent' not in reason:
-            reason = '%s (%s)' % (reason, pending_note(pending))
-        return {'result': FAILED, 'reason': reason, 'elapsed': _elapsed(result), 'pending': pending}
+        if entry and 'nothing new' not in reason.lower():
+            reason = '%s (%s)' % (reason, pending_note(entry))
+        return {'result': FAILED, 'reason': reason, 'elapsed': _elapsed(result), 'pending': entry}
     if not decided.get('act'):
         return {'result': decided.get('result') or SKIPPED, 'reason': decided.get('reason') or 'left alone',
                 'elapsed': 0.0, 'pending': None}
 
     state = decided['control']['state']
     done, confirmed, would = DONE[state]
+    same = entry if entry and entry.get('action') == ACTION_FOR_STATE[state] else None
+    kept = None
     if result.get('skipped_reason'):
         found, reason = SKIPPED, result['skipped_reason']
     elif result.get('changed'):
         found, reason = done, would if check_mode else confirmed
-    elif pending and result.get('converged'):
-        # the action an earlier run queued was applied while this run waited for it
-        found, reason = done, confirmed
-    elif pending:
-        found, reason = UNCHANGED, 'not confirmed yet'
+        if entry and not same:  # another action was open: this one was sent as asked, the ledger named it
+            reason = '%s; the ledger still held a %s queued at %s (%s)' % (
+                reason, entry.get('action'), when_queued(entry), entry.get('state'))
+    elif same and same.get('state') == 'done':
+        # a restart the ledger holds as done within min_uptime counts as the restart
+        found = UNCHANGED
+        reason = 'counts as restarted already: the %s queued at %s by an earlier run is done (ledger); nothing new sent' % (
+            same.get('action'), when_queued(same))
+    elif same:
+        kept = same
+        # the action an earlier run queued was applied while this run waited for it, or is still open
+        found, reason = (done, '%s: %s' % (confirmed, pending_note(same))) if result.get('converged') \
+            else (UNCHANGED, pending_note(same))
     elif state == RESTARTED:
         found = UNCHANGED
         reason = 'up for %s s, below %s (%s s): counts as restarted already' % (
@@ -248,6 +267,4 @@ def outcome(decided, result=None, check_mode=False, failed=False):
             decided['control'].get('min_uptime', '?'))
     else:
         found, reason = UNCHANGED, 'online already'
-    if pending:
-        reason = '%s: %s' % (reason, pending_note(pending))
-    return {'result': found, 'reason': reason, 'elapsed': _elapsed(result), 'pending': pending}
+    return {'result': found, 'reason': reason, 'elapsed': _elapsed(result), 'pending': kept}

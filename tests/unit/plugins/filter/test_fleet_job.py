@@ -105,7 +105,20 @@ def test_an_action_already_pending_is_said_and_kept():
     assert "nothing new sent" in confirmed["reason"]
     assert confirmed["pending"] == {"id": "mc-02", "action": "restart", "queued_at": 1795000000.5, "state": "queued"}
     waiting = fleet_outcome(acting(), {"changed": False, "converged": None, "pending": ENTRY})
-    assert waiting["result"] == "unchanged" and "already pending" in waiting["reason"]
+    assert waiting["result"] == "unchanged" and waiting["reason"].startswith("already pending: the restart queued at ")
+    assert waiting["pending"]["state"] == "queued"
+
+
+def test_a_restart_the_ledger_holds_done_counts_and_is_not_pending():
+    done = fleet_outcome(acting(), {"changed": False, "converged": None, "pending": dict(ENTRY, state="done")})
+    assert done["result"] == "unchanged" and done["pending"] is None
+    assert done["reason"].startswith("counts as restarted already: the restart queued at ") and "nothing new sent" in done["reason"]
+
+
+def test_another_open_action_is_named_but_the_action_was_sent():
+    sent = fleet_outcome(acting(), {"changed": True, "converged": True, "pending": dict(ENTRY, action="stop")})
+    assert sent["result"] == "restarted" and sent["pending"] is None
+    assert sent["reason"].startswith("restarted, uptime reset confirmed; the ledger still held a stop queued at ")
 
 
 def test_failures():
@@ -114,6 +127,9 @@ def test_failures():
     deferred = fleet_outcome({"job": "rolling_restart"}, {"msg": "queued, not yet applied", "pending": ENTRY}, failed=True)
     assert deferred["result"] == "failed" and deferred["pending"]["action"] == "restart"
     assert deferred["reason"].startswith("queued, not yet applied (already pending: the restart queued at ")
+    followed = fleet_outcome({"job": "rolling_restart"}, {"msg": "A restart ... Nothing new was sent.", "pending": ENTRY},
+                             failed=True)
+    assert followed["reason"] == "A restart ... Nothing new was sent." and followed["pending"]["state"] == "queued"
 
 
 def test_bad_input():
