@@ -25,7 +25,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from ansible_collections.gamepanel.panel.plugins.module_utils import errors
 from ansible_collections.gamepanel.panel.plugins.module_utils.ratelimit import SharedBudget
-from ansible_collections.gamepanel.panel.plugins.module_utils.retry import RetryPolicy, SystemClock
+from ansible_collections.gamepanel.panel.plugins.module_utils.retry import Deadline, RetryPolicy, SystemClock
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import SUBRESOURCES, normalize_server
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import key_for_token
 
@@ -204,6 +204,7 @@ class PanelClient(object):
         self._budget = budget
         self._retry = RetryPolicy(retry_timeout, clock=self.clock, budget=budget,
                                   panel_address=urlsplit(self.base_url).netloc)
+        self._deadline = None  # the Deadline of the enclosing deadline() block, if any
 
     def __repr__(self):
         return "<PanelClient %s %s>" % (self.api_variant, self.base_url)
@@ -236,13 +237,11 @@ class PanelClient(object):
         retry_timeout later; a read started before the deadline still takes up to
         request_timeout.
         """
-        previous = self._retry.limit_at, self._retry.limit_option
-        self._retry.limit_at = self.clock.monotonic() + max(float(seconds), 0.0)
-        self._retry.limit_option = option
+        previous, self._deadline = self._deadline, Deadline(self.clock, seconds, option)
         try:
             yield
         finally:
-            self._retry.limit_at, self._retry.limit_option = previous
+            self._deadline = previous
 
     def deadline_left(self):
         """Seconds left before the deadline of the enclosing ``deadline()`` block (0 once past), None outside one.
@@ -250,9 +249,7 @@ class PanelClient(object):
         For waits that are not retries (a shared read waiting for another process's
         list read): they must end with the wait too.
         """
-        if self._retry.limit_at is None:
-            return None
-        return max(0.0, self._retry.limit_at - self.clock.monotonic())
+        return None if self._deadline is None else self._deadline.left()
 
     @staticmethod
     def _check_base_url(base_url):
@@ -389,7 +386,8 @@ class PanelClient(object):
         ``exact``: the URL was built by ``_url`` and is sent byte for byte as built.
         """
         what = "%s %s%s" % (method, self._shown(url), label)
-        response = self._retry.send(method, lambda: self._exchange(method, url, body, exact), what, server_id)
+        response = self._retry.send(method, lambda: self._exchange(method, url, body, exact), what, server_id,
+                                    deadline=self._deadline)
         if 200 <= response.status_code < 300:
             return response, what
         if 300 <= response.status_code < 400:

@@ -286,7 +286,7 @@ class ServerControl:
         if self.request.server_id is not None and self.before_reads is not None:
             # A shared list read: its end is when the panel saw the server by then, which
             # Convergence needs as the upper bound of the uptime's instant.
-            return TimedRead(*self.before_reads.read_before(self.request.server_id, self.task_started))
+            return self.before_reads.read_before(self.request.server_id, self.task_started)
         if self.request.server_id is not None:
             return self.get(self.request.server_id)
         started = self.clock.time()
@@ -314,10 +314,9 @@ class ServerControl:
         """A read for a wait: shared with other waiters when possible, never older than ``not_before``."""
         if self.status_reads is None:
             return self.read_again()
-        server, view_time = self.status_reads.read(self.server["id"], self.not_before)
-        self.take(TimedRead(server, view_time))
-        self.not_before = view_time + 0.001  # the next read must show something newer
-        return server
+        read = self.take(self.status_reads.read(self.server["id"], self.not_before))
+        self.not_before = read.started + 0.001  # the next read must show something newer
+        return read.server
 
     def read_for_wait(self):
         """A read of a wait; None when the panel could not be read just now."""
@@ -346,23 +345,24 @@ class ServerControl:
     def decide(self):
         """Set ``action`` (None: nothing to send) from the read and the ledger; returns an open entry to follow instead.
 
-        Order: an open entry for the same action holds everything back (even the gates: nothing
-        would be sent anyway); a restart the ledger holds within min_uptime counts as done; then
+        Order: a restart the ledger holds as queued or done within min_uptime counts as the
+        restart (what min_uptime asks, whatever a lagging read shows); an open entry for the same
+        action holds everything else back (even the gates: nothing would be sent anyway); then
         the gates judge the read; an open entry for another action is only named.
         """
         entries = self.ledger_entries()
         planned = planned_action(self.request, self.server)
         if planned is None:
             return None
-        standing = pending.same_action(entries, planned)
-        if standing is not None:
-            return standing
         if planned == "restart":
             recent = pending.recent_restart(entries, self.clock.time(), self.request.min_uptime)
             if recent is not None:
                 self.pending = recent
                 self.message = pending.recent_restart_message(recent, describe(self.server), self.request.min_uptime)
                 return None
+        standing = pending.same_action(entries, planned)
+        if standing is not None:
+            return standing
         action = self.gated_action()
         if action is None:
             return None
@@ -574,8 +574,10 @@ class ServerControl:
 
     def ambiguous_message(self, error):
         """What happened to an ambiguous POST, said once: may be queued, not confirmed, not resent."""
-        what, cause = getattr(error, "what", None), getattr(error, "cause", None)
-        lost = ("the answer to %s was lost (%s)" % (what, cause)) if what and cause else self.explain_panel_error(error)
+        if error.what and error.cause:
+            lost = "the answer to %s was lost (%s)" % (error.what, error.cause)
+        else:
+            lost = self.explain_panel_error(error)
         return ("The %s of %s may already be queued, not confirmed: %s. It was not sent again, to avoid a second %s."
                 % (self.action, describe(self.before), lost.rstrip("."), self.action))
 

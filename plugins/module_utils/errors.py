@@ -100,7 +100,17 @@ class PanelTransportError(PanelError):
 
 
 class PanelAmbiguousError(PanelError):
-    """A POST that may or may not have been accepted: it must not be sent again blindly."""
+    """A POST that may or may not have been accepted: it must not be sent again blindly.
+
+    ``what`` names the request ("POST /servers/mc-01/control") and ``cause`` says why its
+    fate is unknown; both are None when the error was built from a message alone.  They
+    are kept apart so that a caller composing its own sentence says what happened once.
+    """
+
+    def __init__(self, message, status=None, server_id=None, what=None, cause=None):
+        super(PanelAmbiguousError, self).__init__(message, status=status, server_id=server_id)
+        self.what = what
+        self.cause = cause
 
 
 class PanelVariantError(PanelError):
@@ -305,9 +315,7 @@ def ambiguous_error(what, cause, server_id=None, status=None):
         "%s may have been accepted by the panel, whose answer was lost (%s). The action may already be queued, "
         "so it was not sent again; check the server (for example with gamepanel.panel.server_info) "
         "before retrying." % (what, cause),
-        status=status, server_id=server_id)
-    error.what = what
-    error.cause = cause
+        status=status, server_id=server_id, what=what, cause=cause)
     return error
 
 

@@ -23,7 +23,7 @@ When to send a request again:
 
 Every retry happens within ``retry_timeout`` seconds of the first attempt: a wait that
 would end past that deadline is not started, the last answer is reported instead.
-A caller with a deadline of its own (a wait's ``wait_timeout``) sets ``limit_at``: retries
+A caller with a deadline of its own (a wait's ``wait_timeout``) passes a ``Deadline``: retries
 then also stop at that instant, so one read cannot carry the wait past its end.  Such a
 give-up is marked transient (``PanelError.transient``): asking again later may work.
 
@@ -188,6 +188,22 @@ def _is_transient(exc):
                             requests.exceptions.ChunkedEncodingError))
 
 
+class Deadline(object):
+    """An instant (on ``clock.monotonic()``) that retries and waits must not run past, and the option it comes from.
+
+    ``option`` names the limit in messages ("wait_timeout=30 s").
+    """
+
+    def __init__(self, clock, seconds, option):
+        self.clock = clock
+        self.at = clock.monotonic() + max(float(seconds), 0.0)
+        self.option = option
+
+    def left(self):
+        """Seconds left (0 once past)."""
+        return max(0.0, self.at - self.clock.monotonic())
+
+
 class RetryPolicy(object):
     """Sends one logical request, retrying as the module docstring says.
 
@@ -203,25 +219,23 @@ class RetryPolicy(object):
         self.rng = rng or random.random
         self.panel_address = panel_address
         self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
-        # An outer deadline retries must respect (a monotonic instant, or None), and the option it comes from.
-        self.limit_at = None
-        self.limit_option = None
 
-    def send(self, method, attempt, what, server_id=None):
+    def send(self, method, attempt, what, server_id=None, deadline=None):
         """Run ``attempt()`` (one HTTP exchange returning a requests.Response) until final.
 
         Returns the final response, which may still be an error answer that is not
         retried (4xx); the caller maps it.  Raises a PanelError when the retry budget
         runs out on a retryable answer, for a connection failure, and for an ambiguous POST.
+        ``deadline`` (a Deadline, or None) is an outer limit no retry or budget wait runs past.
         """
         is_read = method.upper() == "GET"
-        deadline, budget_name = self.clock.monotonic() + self.retry_timeout, "retry_timeout=%g s" % self.retry_timeout
-        if self.limit_at is not None and self.limit_at < deadline:
-            deadline, budget_name = self.limit_at, self.limit_option
+        limit, budget_name = self.clock.monotonic() + self.retry_timeout, "retry_timeout=%g s" % self.retry_timeout
+        if deadline is not None and deadline.at < limit:
+            limit, budget_name = deadline.at, deadline.option
         retries = 0
         while True:
             if self.budget is not None:
-                self._take_budget_slot(what, server_id)
+                self._take_budget_slot(what, server_id, deadline)
             self.stats["requests"] += 1
             try:
                 response, failure = attempt(), None
@@ -230,7 +244,7 @@ class RetryPolicy(object):
             delay = self._retry_delay(is_read, retries, response, failure, what, server_id)
             if delay is None:
                 return response
-            remaining = deadline - self.clock.monotonic()
+            remaining = limit - self.clock.monotonic()
             if delay > remaining:
                 raise errors.transient(self._give_up(is_read, retries, delay, remaining, budget_name,
                                                      response, failure, what, server_id))
@@ -239,16 +253,16 @@ class RetryPolicy(object):
             retries += 1
             self.stats["retries"] += 1
 
-    def _take_budget_slot(self, what, server_id):
-        """Wait for the shared rate budget, but never past an outer deadline (``limit_at``)."""
-        if self.limit_at is None:
+    def _take_budget_slot(self, what, server_id, deadline):
+        """Wait for the shared rate budget, but never past an outer ``deadline``."""
+        if deadline is None:
             self._count_wait(self.budget.acquire())
             return
-        waited = self.budget.acquire(max_wait=max(0.0, self.limit_at - self.clock.monotonic()))
+        waited = self.budget.acquire(max_wait=deadline.left())
         if waited is None:
             raise errors.transient(errors.PanelRateLimitError(
                 "%s was not sent: the shared rate budget of this token (rate_limit) had no free request "
-                "before %s ran out." % (what, self.limit_option), server_id=server_id))
+                "before %s ran out." % (what, deadline.option), server_id=server_id))
         self._count_wait(waited)
 
     def _retry_delay(self, is_read, retries, response, failure, what, server_id):

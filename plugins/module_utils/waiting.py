@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
 
@@ -163,21 +164,20 @@ class SharedStatusReads:
         self._guarded(lambda: self.files.update("readers", self._touch(self.clock.time())))
 
     def read_before(self, server_id, not_before):
-        """(server, started, finished): the server as a read that started at or after ``not_before`` saw it.
+        """The read before queueing (a TimedRead): the server as a read that started at or after ``not_before`` saw it.
 
-        ``finished`` is when that read ended: the latest instant the panel can have
+        Its ``finished`` is when that read ended: the latest instant the panel can have
         produced the answer (a shared list read's end, or the task's own GET's end).
         """
         return self._read(server_id, not_before, fresh=False)
 
     def read(self, server_id, not_before):
-        """(server, view_time): the server as seen at or after wall time ``not_before``, for a waiter.
+        """A waiter's read (a TimedRead): the server as seen at or after wall time ``not_before``.
 
-        ``view_time`` is the wall time the read started (a shared list read's start, or
+        Its ``started`` is the wall time the read started (a shared list read's start, or
         the task's own GET): pass it, slightly increased, as the next ``not_before``.
         """
-        server, started, unused = self._read(server_id, not_before, fresh=True)
-        return server, started
+        return self._read(server_id, not_before, fresh=True)
 
     def _read(self, server_id, not_before, fresh):
         shared = self._guarded(lambda: self._shared_read(server_id, not_before, fresh))
@@ -185,7 +185,7 @@ class SharedStatusReads:
             return shared
         started = self.clock.time()
         server = self.client.get_server(server_id)
-        return server, started, self.clock.time()
+        return TimedRead(server, started, self.clock.time())
 
     def close(self):
         """This task is done: it no longer counts towards sharing."""
@@ -271,7 +271,7 @@ class SharedStatusReads:
             return None
         servers = snapshot.get("servers")
         server = servers.get(server_id) if isinstance(servers, dict) else None
-        return None if not isinstance(server, dict) else (server, started, finished)
+        return None if not isinstance(server, dict) else TimedRead(server, started, finished)
 
     # -- changes to the readers document (run under its lock) --------------------------
 

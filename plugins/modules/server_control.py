@@ -13,13 +13,15 @@ description:
   - "The panel only queues an action, and the server's agent runs it when it next checks in (typically within
     a minute, or only once it reconnects). So this module reads the server first and queues nothing when it already
     is in the requested state, then with O(wait=true) reads it again until the outcome shows; when O(wait_timeout)
-    runs out the task fails but the action stays queued, so before re-running a restart check the server, or
-    set O(min_uptime) so that re-runs skip servers already restarted."
+    runs out the task fails but the action stays queued, and a re-run waits for it rather than queueing it again."
   - The module never sends the same action twice, neither after a wait that ran out nor after a request whose
-    answer was lost on the way back, nor in a later run. A ledger in the state directory remembers every action
-    it queued until a read shows the outcome, and an open entry for the same action on the same server is waited
-    for (O(wait=true)) or reported as RV(pending) instead of being sent again. See O(ignore_pending). In that last case it reports RV(changed=true), since the action may
-    have been queued; with O(wait=true) a server that then reaches the requested state counts as success.
+    answer was lost on the way back (it then reports RV(changed=true), since the action may have been queued;
+    with O(wait=true) a server that then reaches the requested state counts as success), nor in a later run.
+  - A ledger in the state directory remembers every action the module queued until a read shows the outcome. An
+    open entry for the same action on the same server is waited for (O(wait=true)) or reported as RV(pending)
+    instead of being sent again, and a restart the ledger holds within O(min_uptime) counts as the restart even
+    while the panel still reports the old uptime. Entries expire after a week, or E(GAMEPANEL_LEDGER_HORIZON)
+    seconds. See O(ignore_pending) to send anyway.
   - Status values other than C(online) exist and are not all known; any unknown status is returned as the panel
     gives it. O(state=started) starts a server in any status other than C(online), O(state=stopped) stops a server
     in any status outside O(stopped_statuses).

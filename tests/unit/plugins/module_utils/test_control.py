@@ -16,6 +16,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.control import (
     ControlRequest,
     run_control,
 )
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
     PanelAmbiguousError,
     PanelApiError,
@@ -786,7 +787,7 @@ class RecordingStatusReads:
     def read(self, server_id, not_before):
         self.asked.append(not_before)
         view = self.client.clock.time()
-        return self.client.get_server(server_id), view
+        return TimedRead(self.client.get_server(server_id), view)
 
 
 def test_wait_reads_go_through_shared_reads_never_older_than_the_post():

@@ -93,7 +93,7 @@ def test_the_client_deadline_bounds_retries_and_marks_the_give_up_transient():
     assert caught.value.transient is True
     assert "wait_timeout=10 s" in str(caught.value)
     assert panel.clock.sleeps == [4, 4]
-    assert client._retry.limit_at is None  # the block restored the policy
+    assert client._deadline is None  # the block restored the policy
 
 
 def test_the_time_left_before_a_deadline_is_known_inside_its_block_only():

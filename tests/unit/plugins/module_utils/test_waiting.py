@@ -236,14 +236,14 @@ def test_a_waiter_never_gets_an_answer_older_than_its_post_nor_a_stale_one(tmp_p
     put_snapshot(tmp_path, 200.0, {"a": {"id": "a", "status": "stopping"}})
     due_at(tasks[1], 205.0, 206.0)
     # The snapshot started after the POST (199) but is 5 s old: the waiter joins the next list read.
-    server, view = tasks[0].read("a", not_before=199.0)
+    server, view, unused = tasks[0].read("a", not_before=199.0)
     assert (server["status"], view, client.lists) == ("online", 206.0, [206.0])
     # A snapshot of half a second ago (less than a gathering) is fresh enough for the next waiter.
     clock.now = 206.5
-    server, view = tasks[1].read("b", not_before=199.5)
+    server, view, unused = tasks[1].read("b", not_before=199.5)
     assert (view, len(client.lists)) == (206.0, 1)
     # But never one that started before the waiter's POST was answered.
-    server, view = tasks[2].read("a", not_before=206.2)
+    server, view, unused = tasks[2].read("a", not_before=206.2)
     assert view >= 206.2
 
 
@@ -286,8 +286,8 @@ def test_a_snapshot_of_another_panel_is_ignored(tmp_path):
     put_snapshot(tmp_path, 5.0, {"a": {"id": "a", "status": "gone"}}, panel="planned http://other/v1")
     for task in tasks[1:]:
         due_at(task, 0.5, 1.5)
-    server = tasks[0].read_before("a", not_before=0.5)
-    assert server[0]["status"] == "online" and len(client.lists) == 1
+    server = tasks[0].read_before("a", not_before=0.5).server
+    assert server["status"] == "online" and len(client.lists) == 1
 
 
 def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path, monkeypatch):
@@ -306,7 +306,7 @@ def test_a_wait_read_stops_waiting_for_a_hung_list_read_at_the_wait_deadline(tmp
     # Another process claimed the list read of 1.0 and never publishes it (LIST_READ_WAIT_SECONDS is 75 s).
     tasks[1].files.update("readers", lambda document: document.update(claim={"member": "hung", "read_at": 1.0, "at": 1.0}))
     client.limit_at = 2.5  # the wait this read serves ends at 2.5
-    server, view = tasks[0].read("a", not_before=0.5)
+    server, view, unused = tasks[0].read("a", not_before=0.5)
     # It joined the list read of 1.0, waited for it until 2.5, then read its own server.
     assert (server["id"], view, client.gets, client.lists) == ("a", pytest.approx(2.5), ["a"], [])
     assert StateFiles(KEY, str(tmp_path)).read("readers")["tasks"]["1"]["due"] is None
@@ -315,7 +315,7 @@ def test_a_wait_read_stops_waiting_for_a_hung_list_read_at_the_wait_deadline(tmp
 def test_a_wait_read_whose_list_read_would_come_after_the_deadline_reads_its_own_server_at_once(tmp_path):
     clock, client, tasks = three_forks(tmp_path, now=10.0, others_due=None)
     client.limit_at = 10.4  # less than one gathering (1 s) left
-    server, view = tasks[0].read("a", not_before=9.0)
+    server, view, unused = tasks[0].read("a", not_before=9.0)
     assert (view, client.gets, client.lists, clock.sleeps) == (10.0, ["a"], [], [])
     assert "next_read" not in StateFiles(KEY, str(tmp_path)).read("readers")  # nobody was told to wait for it
 
@@ -323,7 +323,7 @@ def test_a_wait_read_whose_list_read_would_come_after_the_deadline_reads_its_own
 def test_a_wait_read_with_time_left_still_shares_the_list_read(tmp_path):
     clock, client, tasks = three_forks(tmp_path, now=10.0, others_due=11.0)
     client.limit_at = 11.5
-    server, view = tasks[0].read("a", not_before=9.0)
+    server, view, unused = tasks[0].read("a", not_before=9.0)
     assert (view, client.gets, client.lists) == (11.0, [], [11.0])
 
 
@@ -343,6 +343,6 @@ def test_files_hold_no_token_and_an_unusable_directory_falls_back_to_gets(tmp_pa
     blocker.write_text("not a directory")
     reads = SharedStatusReads(client, StateFiles(KEY, str(blocker / "sub")), PANEL)
     reads.join()
-    assert reads.read_before("a", not_before=0.0)[0]["id"] == "a"
+    assert reads.read_before("a", not_before=0.0).server["id"] == "a"
     assert client.gets == ["a"] and reads.enabled is False
     reads.close()
