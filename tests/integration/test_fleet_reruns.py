@@ -94,3 +94,15 @@ def test_a_rerun_after_a_deferred_action_sends_it_no_second_time(ansible, emulat
     assert outcome["result"] == done_result and done_reason in outcome["reason"], outcome
     assert outcome["pending"] is None
     assert not any(line.startswith("already pending") for line in summary(last, summary_task))
+
+
+def test_check_mode_says_what_each_job_would_do_and_sends_nothing(ansible, emulator):
+    # The outcome of a module run in check mode is worded by the same code as a real one.
+    run = job(ansible, "restart_fleet", extra_vars={"target": "mc-02"}, inventory=INVENTORY, check=True)
+    assert run.rc == 0, run.describe()
+    assert outcomes(run)["mc-02"] == {"result": "restarted", "reason": "would be restarted (check mode)",
+                                      "elapsed": outcomes(run)["mc-02"]["elapsed"], "pending": None}
+    run = job(ansible, "ensure_online", extra_vars={"target": "mc-03"}, inventory=INVENTORY, check=True)
+    assert run.rc == 0, run.describe()
+    assert outcomes(run)["mc-03"]["reason"] == "would be started (check mode)"
+    assert emulator.control.counters()["posts"] == {}
