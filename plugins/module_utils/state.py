@@ -112,7 +112,6 @@ class StateFiles(object):
         finally:
             os.close(fd)
 
-
     def _replace(self, kind, change):
         # The lock lives on a file of its own: the data file is a new inode after each write.
         lock = os.open(self.path(kind + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)

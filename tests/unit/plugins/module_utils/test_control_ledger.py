@@ -223,11 +223,21 @@ def crash_once(target, name, when="before"):
     setattr(target, name, crashing)
 
 
+def crash_on_the_first_read_after_the_post(client):
+    original = client.queue_action
+
+    def post_then_arm(*args):
+        answer = original(*args)
+        crash_once(client, "get_server", "before")
+        return answer
+    client.queue_action = post_then_arm
+
+
 STEPS = {
     "entry written, nothing sent": lambda client, ledger: crash_once(client, "queue_action", "before"),
     "POST sent, answer not read": lambda client, ledger: crash_once(client, "queue_action", "after"),
     "answer read, entry not updated": lambda client, ledger: crash_once(ledger, "mark", "before"),
-    "entry updated, outcome not read": lambda client, ledger: crash_once(client, "get_server", "before"),
+    "entry updated, outcome not read": lambda client, ledger: crash_on_the_first_read_after_the_post(client),
 }
 
 
@@ -236,24 +246,13 @@ STEPS = {
 def test_a_crash_at_any_step_neither_double_sends_nor_waits_silently(tmp_path, step, wait):
     client = FakeClient()
     ledger = ledger_for(client, tmp_path)
-    ledger.open_entries()  # read once before the crash is armed, so that get_server's crash hits the wait
-    first_read = client.get_server
-    if step == "entry updated, outcome not read":
-        client.get_server = first_read  # armed after the read before queueing (below)
-        original_queue = client.queue_action
-
-        def queue_then_arm(*args):
-            answer = original_queue(*args)
-            crash_once(client, "get_server", "before")
-            return answer
-        client.queue_action = queue_then_arm
-    else:
-        STEPS[step](client, ledger)
+    STEPS[step](client, ledger)
     with pytest.raises(Crash):
         run_control(client, request("restarted", wait=True, poll_interval=1, wait_timeout=5), ledger=ledger)
     posted = len(client.posts)
     [entry] = entries(client, tmp_path)
-    assert entry["state"] in ("sending", "queued")
+    assert entry["state"] == ("queued" if step == "entry updated, outcome not read" else "sending")
+    assert posted == (0 if step == "entry written, nothing sent" else 1)
 
     client.queue_action = FakeClient.queue_action.__get__(client)
     client.get_server = FakeClient.get_server.__get__(client)
