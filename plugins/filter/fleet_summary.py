@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_job import when_queued
+
 # The order results are listed in: what needs attention first.
 RESULTS = ('failed', 'skipped', 'restarted', 'started', 'unchanged')
 OUTCOME_FACT = 'gamepanel_outcome'
@@ -26,6 +28,10 @@ def _took(elapsed):
     except (TypeError, ValueError):
         return ''
     return ' [%.1f s]' % seconds if seconds >= 0.05 else ''
+
+
+def _pending_words(entry):
+    return '%s queued at %s (%s)' % (entry.get('action') or 'action', when_queued(entry), entry.get('state') or 'open')
 
 
 def fleet_summary(hosts, hostvars, job='fleet job', batch=None):
@@ -55,6 +61,13 @@ def fleet_summary(hosts, hostvars, job='fleet job', batch=None):
         for host, outcome in entries:
             took = _took(outcome.get('elapsed'))
             lines.append('  %s: %s%s' % (host, outcome.get('reason') or result, took))
+    # hosts whose action an earlier run had queued already: this run sent nothing new to them
+    pending = [(host, outcome['pending']) for result in RESULTS for host, outcome in by_result.get(result, [])
+               if isinstance(outcome.get('pending'), dict) and outcome['pending']]
+    if pending:
+        lines.append('already pending (%d): nothing new sent' % len(pending))
+        for host, entry in pending:
+            lines.append('  %s: %s' % (host, _pending_words(entry)))
     if not_reached:
         lines.append('not reached (%d): %s' % (len(not_reached), ', '.join(not_reached)))
         if batch_failed:
@@ -64,6 +77,7 @@ def fleet_summary(hosts, hostvars, job='fleet job', batch=None):
         'counts': counts,
         'complete': not not_reached,
         'batch_failed': batch_failed,
+        'pending': [host for host, _entry in pending],
     }
 
 

@@ -1,0 +1,156 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fleet jobs' decision and outcome (filters fleet_plan and fleet_outcome): the words each host is given,
+and an action an earlier run had queued (server_control's ``pending``) named as such."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcome import fleet_outcome
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_plan import fleet_plan
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_summary import fleet_summary
+
+ROLLING = {"min_uptime": 600, "max_players": 0, "drain_timeout": 0, "on_busy": "skip", "wait_timeout": 300,
+           "poll_interval": 5}
+MAINTENANCE = {"restart_after": 5000, "max_players": 3, "drain_timeout": 0, "start_stopped": False,
+               "stopped_statuses": ["offline", "stopped"], "wait_timeout": 300, "poll_interval": 5}
+ENSURE = {"stopped_statuses": ["offline", "stopped"], "wait_timeout": 300, "poll_interval": 5}
+ENTRY = {"id": "mc-02", "action": "restart", "queued_at": 1795000000.5, "state": "queued", "panel": "x"}
+
+
+def server(status="online", uptime=7200, players=0):
+    record = {"id": "mc-01", "status": status, "uptime_seconds": uptime}
+    if players is not None:
+        record["players"] = {"current": players, "max": 20}
+    return record
+
+
+@pytest.mark.parametrize("record, inventory_status, result, reason", [
+    (server(status="offline"), "offline", "skipped", "status offline when the inventory was read: not online, left alone"),
+    ({}, "online", "skipped", "the panel no longer lists this server: left alone"),
+    (server(status="offline"), "online", "skipped",
+     "status offline now (online when the inventory was read): not online, left alone"),
+    (server(uptime=90.7), "online", "unchanged", "up for 90 s, below rolling_restart_min_uptime (600 s): counts as restarted already"),
+    (server(players=5), "online", "skipped", "5 players online, more than rolling_restart_max_players (0): left alone"),
+    (server(players=None), "online", "skipped",
+     "no player count reported, so rolling_restart_max_players (0) cannot be confirmed: left alone"),
+])
+def test_rolling_restart_leaves_alone_with_a_reason(record, inventory_status, result, reason):
+    plan = fleet_plan(record, "rolling_restart", ROLLING, inventory_status)
+    assert plan["act"] is False and plan["control"] is None
+    assert (plan["result"], plan["reason"]) == (result, reason)
+
+
+def test_rolling_restart_acts_with_the_module_options():
+    plan = fleet_plan(server(), "rolling_restart", dict(ROLLING, max_players=None), "online")
+    assert plan["act"] is True
+    assert plan["control"] == {"state": "restarted", "only_if_status": ["online"], "min_uptime": 600, "drain_timeout": 0,
+                               "on_busy": "skip", "wait_timeout": 300, "poll_interval": 5}
+    # a drain lets the module decide on busy servers
+    assert fleet_plan(server(players=5), "rolling_restart", dict(ROLLING, drain_timeout=60), "online")["act"] is True
+
+
+def test_maintenance_outside_the_window_and_the_statuses():
+    window = {"inside": False, "reason": "outside maintenance_window 23:00-03:00 Europe/Berlin: nothing sent"}
+    plan = fleet_plan({}, "maintenance", MAINTENANCE, "online", window)
+    assert (plan["result"], plan["reason"]) == ("skipped", window["reason"])
+    inside = {"inside": True}
+    assert fleet_plan(server(uptime=3600), "maintenance", MAINTENANCE, None, inside)["reason"] == \
+        "up for 3600 s, below maintenance_restart_after (5000 s): not due"
+    assert fleet_plan(server(status="maintenance"), "maintenance", MAINTENANCE, None, inside)["reason"] == \
+        "status maintenance: neither online nor stopped, left alone"
+    assert fleet_plan(server(status="offline"), "maintenance", MAINTENANCE, None, inside)["reason"] == \
+        "status offline: maintenance_start_stopped is false, left alone"
+    started = fleet_plan(server(status="offline"), "maintenance", dict(MAINTENANCE, start_stopped="True"), None, inside)
+    assert started["control"]["state"] == "started" and "min_uptime" not in started["control"]
+    restarted = fleet_plan(server(players=3), "maintenance", MAINTENANCE, None, inside)
+    assert restarted["control"]["state"] == "restarted" and restarted["control"]["min_uptime"] == 5000
+
+
+def test_ensure_online():
+    assert fleet_plan(server(), "ensure_online", ENSURE)["reason"] == "online already"
+    assert fleet_plan(server(status="maintenance"), "ensure_online", ENSURE)["reason"] == \
+        "status maintenance: not a stopped status, left alone"
+    assert fleet_plan(server(status="stopped"), "ensure_online", ENSURE)["control"]["state"] == "started"
+
+
+def acting(job="rolling_restart", state="restarted"):
+    return {"job": job, "act": True, "result": None, "reason": None, "control": {"state": state, "min_uptime": 600}}
+
+
+def test_outcomes_of_a_module_run():
+    assert fleet_outcome(acting(), {"changed": True, "elapsed": "2.5"}) == {
+        "result": "restarted", "reason": "restarted, uptime reset confirmed", "elapsed": 2.5, "pending": None}
+    assert fleet_outcome(acting(), {"changed": True}, True)["reason"] == "would be restarted (check mode)"
+    assert fleet_outcome(acting(), {"changed": False, "server": {"uptime_seconds": 40}})["reason"] == \
+        "up for 40 s, below rolling_restart_min_uptime (600 s): counts as restarted already"
+    skipped = fleet_outcome(acting(), {"changed": False, "skipped_reason": "srv has status offline"})
+    assert (skipped["result"], skipped["reason"]) == ("skipped", "srv has status offline")
+    assert fleet_outcome(acting("ensure_online", "started"), {"changed": True})["reason"] == "started, online confirmed"
+
+
+def test_a_left_alone_plan_is_its_own_outcome():
+    plan = fleet_plan(server(players=5), "rolling_restart", ROLLING, "online")
+    assert fleet_outcome(plan, {"skipped": True, "changed": False}) == {
+        "result": "skipped", "reason": plan["reason"], "elapsed": 0.0, "pending": None}
+
+
+def test_an_action_already_pending_is_said_and_kept():
+    confirmed = fleet_outcome(acting(), {"changed": False, "converged": True, "elapsed": 3, "pending": ENTRY})
+    assert confirmed["result"] == "restarted"
+    assert confirmed["reason"].startswith("restarted, uptime reset confirmed: already pending: the restart queued at ")
+    assert "nothing new sent" in confirmed["reason"]
+    assert confirmed["pending"] == {"id": "mc-02", "action": "restart", "queued_at": 1795000000.5, "state": "queued"}
+    waiting = fleet_outcome(acting(), {"changed": False, "converged": None, "pending": ENTRY})
+    assert waiting["result"] == "unchanged" and waiting["reason"].startswith("already pending: the restart queued at ")
+    assert waiting["pending"]["state"] == "queued"
+
+
+def test_a_restart_the_ledger_holds_done_counts_and_is_not_pending():
+    done = fleet_outcome(acting(), {"changed": False, "converged": None, "pending": dict(ENTRY, state="done")})
+    assert done["result"] == "unchanged" and done["pending"] is None
+    assert done["reason"].startswith("counts as restarted already: the restart queued at ") and "nothing new sent" in done["reason"]
+
+
+def test_another_open_action_is_named_but_the_action_was_sent():
+    sent = fleet_outcome(acting(), {"changed": True, "converged": True, "pending": dict(ENTRY, action="stop")})
+    assert sent["result"] == "restarted" and sent["pending"] is None
+    assert sent["reason"].startswith("restarted, uptime reset confirmed; the ledger still held a stop queued at ")
+
+
+def test_failures():
+    failed = fleet_outcome({"job": "ensure_online"}, {"elapsed": 1}, failed=True)
+    assert failed == {"result": "failed", "reason": "the start failed", "elapsed": 1.0, "pending": None}
+    deferred = fleet_outcome({"job": "rolling_restart"}, {"msg": "queued, not yet applied", "pending": ENTRY}, failed=True)
+    assert deferred["result"] == "failed" and deferred["pending"]["action"] == "restart"
+    assert deferred["reason"].startswith("queued, not yet applied (already pending: the restart queued at ")
+    followed = fleet_outcome({"job": "rolling_restart"}, {"msg": "A restart ... Nothing new was sent.", "pending": ENTRY},
+                             failed=True)
+    assert followed["reason"] == "A restart ... Nothing new was sent." and followed["pending"]["state"] == "queued"
+
+
+def test_bad_input():
+    with pytest.raises(AnsibleFilterError, match="unknown job"):
+        fleet_plan({}, "reboot_everything")
+    with pytest.raises(AnsibleFilterError, match="server record"):
+        fleet_plan("mc-01", "ensure_online")
+    with pytest.raises(AnsibleFilterError, match="plan"):
+        fleet_outcome("mc-01")
+
+
+def test_the_summary_names_the_hosts_already_pending():
+    hostvars = {
+        "mc-01": {"gamepanel_outcome": {"result": "restarted", "reason": "restarted, uptime reset confirmed",
+                                        "elapsed": 1, "pending": None}},
+        "mc-02": {"gamepanel_outcome": fleet_outcome(acting(), {"changed": False, "converged": True, "pending": ENTRY})},
+        "mc-03": {"gamepanel_outcome": {"result": "unchanged", "reason": "old fact, no pending key", "elapsed": 0}},
+    }
+    summary = fleet_summary(["mc-01", "mc-02", "mc-03"], hostvars, "rolling_restart", ["mc-01", "mc-02", "mc-03"])
+    assert summary["pending"] == ["mc-02"]
+    assert summary["lines"][0] == "rolling_restart: 3 server(s): 2 restarted, 1 unchanged"
+    at = summary["lines"].index("already pending (1): nothing new sent")
+    assert summary["lines"][at + 1].startswith("  mc-02: restart queued at 2026-") and summary["lines"][at + 1].endswith("(queued)")
+    assert fleet_summary(["mc-01"], hostvars)["pending"] == []
