@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import Convergence, Goal, status_of, uptime_of
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import Convergence, Goal, TimedRead, status_of, uptime_of
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import (
     DONE,
     MAY_BE_QUEUED,
@@ -71,6 +71,21 @@ def settle(ledger, read, stopped_statuses, write=True):
                 ledger.mark(entry, DONE)
             entry["state"] = DONE
     return entries
+
+
+def still_open(ledger, servers, read_started, stopped_statuses):
+    """The public view of every open entry of ``servers`` (read from ``read_started`` on) that the reads do not prove done.
+
+    Writes nothing: a caller that only reads (server_info, the fleet report) shows the
+    ledger as the reads leave it and leaves the bookkeeping to server_control.
+    """
+    found = []
+    for server in servers:
+        if server.get("id") is None:
+            continue
+        entries = settle(ledger, TimedRead(server, read_started), stopped_statuses, write=False)
+        found.extend(public_view(entry) for entry in entries if is_open(entry))
+    return found
 
 
 def recent_restart(entries, now, min_uptime):

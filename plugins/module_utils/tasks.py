@@ -31,6 +31,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.module import (
     failure_from_error,
     panel_argument_spec,
 )
+from ansible_collections.gamepanel.panel.plugins.module_utils.pending import still_open
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import SUBRESOURCES, select_servers
 from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import SharedStatusReads
 
@@ -117,9 +118,11 @@ def server_control(params, check_mode=False, diff=False):
 def server_info(params, check_mode=False, diff=False):
     """Run one server_info task (it changes nothing: check and diff mode alter nothing); returns its result or raises TaskFailed."""
     client = client_from_params(params)
+    read_started = client.clock.time()
     try:
         servers = select_servers(client, server_id=params["id"], names=params["name"], games=params["game"],
                                  statuses=params["status"], include=params["include"])
     except PanelError as error:
-        raise failure_from_error(error, client, **_with_warnings(client, dict(servers=[]))) from None
-    return _with_warnings(client, dict(changed=False, servers=servers, api=client.stats))
+        raise failure_from_error(error, client, **_with_warnings(client, dict(servers=[], pending=[]))) from None
+    pending = still_open(Ledger.for_client(client), servers, read_started, CONTROL_DEFAULTS["stopped_statuses"])
+    return _with_warnings(client, dict(changed=False, servers=servers, pending=pending, api=client.stats))

@@ -170,6 +170,35 @@ servers:
       returned: when O(include) is not empty
       type: dict
       sample: {"players": {"players": [{"name": "steve"}]}}
+pending:
+  description:
+    - The actions the collection queued on the returned servers whose outcome is not known yet (the ledger's open
+      entries), oldest first. Always a list; empty when nothing is pending.
+    - An entry the read itself shows applied (for example a restart whose uptime reset) is not listed. This module
+      only reads the ledger; M(gamepanel.panel.server_control) keeps it up to date.
+    - See the ledger section of the server_control guide for what each state means and how to clear an entry.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: The server the action was queued on.
+      type: str
+      sample: mc-01
+    action:
+      description: The action queued.
+      type: str
+      sample: restart
+    queued_at:
+      description: When it was queued, in seconds since the epoch.
+      type: float
+      sample: 1795000000.5
+    state:
+      description:
+        - V(queued) (the panel accepted it), V(may_be_queued) (the answer was lost) or V(sending) (the run that sent it
+          stopped before it learned the answer).
+      type: str
+      sample: queued
 api:
   description: What the module spent talking to the panel.
   returned: always, except when the connection options are invalid

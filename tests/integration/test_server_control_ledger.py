@@ -144,3 +144,37 @@ def test_check_mode_reports_the_pending_entry_and_writes_nothing(ansible, emulat
     assert (checked["changed"], checked["pending"]["action"]) == (False, "restart")
     assert ledgers[0].read_bytes() == written
     assert posts(emulator, "mc-01") == 1
+
+
+INFO_PLAYBOOK = """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: Read
+      gamepanel.panel.server_info:
+      register: info
+    - name: Registered
+      ansible.builtin.debug:
+        msg: "{{ info }}"
+"""
+
+
+def info(ansible):
+    return registered(ansible, INFO_PLAYBOOK)
+
+
+def test_server_info_lists_what_the_ledger_holds_open_until_a_read_shows_it_applied(ansible, emulator):
+    assert info(ansible)["pending"] == []
+    emulator.control.disconnect("mc-01")
+    queued = control(ansible, id="mc-01", state="restarted", wait=False)
+    assert queued["changed"] is True
+
+    pending = info(ansible)["pending"]
+    assert [(entry["id"], entry["action"], entry["state"]) for entry in pending] == [("mc-01", "restart", "queued")]
+    assert set(pending[0]) == {"id", "action", "queued_at", "state"}
+    assert isinstance(pending[0]["queued_at"], float)
+
+    emulator.control.reconnect("mc-01")
+    emulator.control.advance(FINISH)
+    assert info(ansible)["pending"] == []  # the read shows the uptime reset: no longer pending
+    assert (posts(emulator, "mc-01"), restarts(emulator, "mc-01")) == (1, 1)
