@@ -32,6 +32,7 @@ ARGUMENT_SPEC = dict(
     include={'type': 'list', 'elements': 'str', 'choices': list(fleet_report.INCLUDE_KINDS), 'default': []},
     games={'type': 'list', 'elements': 'str', 'default': []},
     statuses={'type': 'list', 'elements': 'str', 'default': []},
+    pending={'type': 'list', 'elements': 'dict', 'default': []},
 )
 
 
@@ -66,7 +67,8 @@ class ActionModule(ActionBase):
             report = fleet_report.prepare_report(
                 args['servers'], taken_at=datetime.now(timezone.utc), panel_url=args['base_url'],
                 collection_version=COLLECTION_VERSION, include=args['include'], games=args['games'],
-                statuses=args['statuses'], incidents=watcher_incidents(args.get('api_token')))
+                statuses=args['statuses'], incidents=watcher_incidents(args.get('api_token')),
+                pending=args['pending'])
             contents = fleet_report.render_all(report, template)
             paths = fleet_report.file_paths(args['dest'])
             if self._task.check_mode:
@@ -89,6 +91,7 @@ class ActionModule(ActionBase):
                 'statuses': {entry['label']: entry['count'] for entry in summary['statuses']},
                 'players_online': summary['players']['online'],
                 'players_capacity': summary['players']['capacity'],
+                'pending': summary['pending'],
             },
         )
         return result

@@ -64,6 +64,14 @@ options:
     type: list
     elements: str
     default: []
+  pending:
+    description:
+      - The actions the collection queued and whose outcome is not known yet, as the RV(gamepanel.panel.server_info#module:pending)
+        return value of server_info gives them. Each server with one shows it in the C(Pending) column, and the
+        summary counts them.
+    type: list
+    elements: dict
+    default: []
 seealso:
   - module: gamepanel.panel.server_info
 notes:
@@ -140,4 +148,8 @@ summary:
       description: Player capacity across the servers that report it, or V(null) when none does.
       type: int
       sample: 270
+    pending:
+      description: Servers with an action pending (see O(pending)).
+      type: int
+      sample: 1
 '''

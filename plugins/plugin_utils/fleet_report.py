@@ -72,6 +72,7 @@ COLUMNS = (
     ('cpu', 'CPU', 'number', None),
     ('memory_mb', 'Memory (MB)', 'number', None),
     ('uptime_seconds', 'Uptime', 'duration', None),
+    ('pending', 'Pending', 'pending', None),
     ('cpu_avg', 'CPU avg (metrics)', 'number', 'metrics'),
     ('cpu_peak', 'CPU peak (metrics)', 'number', 'metrics'),
     ('memory_avg_mb', 'Memory avg MB (metrics)', 'number', 'metrics'),
@@ -426,8 +427,19 @@ def incident_rows(incidents):
     return rows
 
 
+def pending_by_server(pending):
+    """server_info's ``pending`` entries as one cell per server: "restart (queued)", several joined by commas."""
+    cells = {}
+    for entry in pending or ():
+        if not isinstance(entry, dict) or entry.get('id') is None:
+            raise ReportError('every pending entry must be a dictionary with an id (as server_info returns them)')
+        label = f"{text(entry.get('action')) or 'action'} ({text(entry.get('state')) or 'unknown'})"
+        cells.setdefault(text(entry['id']), []).append(label)
+    return {server_id: ', '.join(labels) for server_id, labels in cells.items()}
+
+
 def prepare_report(servers, *, taken_at=None, panel_url=None, collection_version=None, include=(), games=None,
-                   statuses=None, incidents=None):
+                   statuses=None, incidents=None, pending=None):
     """Everything the report shows, as plain data (see the module docstring)."""
     if not isinstance(servers, list):
         raise ReportError(f'servers must be a list (the servers returned by server_info), got {type(servers).__name__}')
@@ -437,6 +449,9 @@ def prepare_report(servers, *, taken_at=None, panel_url=None, collection_version
         raise ReportError(f"include accepts {', '.join(INCLUDE_KINDS)}; got {', '.join(map(str, unknown))}")
     taken_at = taken_at or datetime.now(timezone.utc)
     rows = [server_row(server, include) for server in servers]
+    pending_cells = pending_by_server(pending)
+    for row in rows:
+        row['pending'] = pending_cells.get(row['id'])
     colours = status_colours({row['status'] for row in rows})
     for row in rows:
         row['status_colour'] = colours[row['status']]
@@ -469,6 +484,7 @@ def prepare_report(servers, *, taken_at=None, panel_url=None, collection_version
             'games': game_rows,
             'players': player_summary(rows),
             'longest_uptime': longest_uptime(rows),
+            'pending': sum(1 for row in rows if row['pending']),
         },
         'columns': [{'key': key, 'label': label, 'kind': kind}
                     for key, label, kind, needs in COLUMNS if needs is None or needs in include],

@@ -16,6 +16,17 @@ REPORT = '- name: The ready report playbook\n  ansible.builtin.import_playbook: 
 VERSION = re.search(r'^version:\s*(\S+)', (Path(__file__).resolve().parents[2] / 'galaxy.yml').read_text(encoding='utf-8'),
                     re.MULTILINE).group(1)
 ACME = ('mc-01', 'mc-02', 'mc-03', 'rust-01', 'rust-02', 'ark-01')
+# A restart queued on a server whose agent is away: the ledger holds it open, so the report shows it pending.
+QUEUE_RESTART = """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: Queue a restart the agent cannot run yet
+      gamepanel.panel.server_control:
+        id: rust-01
+        state: restarted
+        wait: false
+"""
 
 
 def column_texts(page, key):
@@ -35,6 +46,9 @@ def test_report_in_chromium(ansible, emulator, artefacts, tmp_path, request):
     browser = request.getfixturevalue('browser')
     emulator.control.set_server('mc-02', status=UNKNOWN)
     emulator.control.set_server('ark-01', name=HOSTILE)
+    emulator.control.disconnect('rust-01')
+    queued = ansible.playbook(QUEUE_RESTART)
+    assert queued.rc == 0, queued.describe()
     fleet = [server for server in emulator.control.state()['servers'] if server['id'] in ACME]
     dest = tmp_path / 'report'
     run = ansible.playbook(REPORT, extra_vars={'fleet_report_dest': str(dest),
@@ -72,6 +86,21 @@ def test_report_in_chromium(ansible, emulator, artefacts, tmp_path, request):
     assert games == dict(Counter(server['game'] for server in fleet))
     assert page.inner_text('#players-online') == str(sum(server['players']['current'] for server in fleet))
     assert page.inner_text('#players-capacity') == str(sum(server['players']['max'] for server in fleet))
+
+    # The restart still waiting for its agent is pending, counted once and shown in its row only.
+    assert page.get_attribute('#pending-count', 'data-count') == '1'
+    pending = dict(zip(column_texts(page, 'id'), column_texts(page, 'pending')))
+    assert pending.pop('rust-01') == 'restart (queued)'
+    assert set(pending.values()) == {''}
+
+    # At 1366 px the page does not scroll sideways: the server table scrolls inside its own box,
+    # whose right edge is the summary's.
+    assert page.evaluate('document.documentElement.scrollWidth') <= 1366
+    table_box = page.locator('#servers').locator('xpath=..').bounding_box()
+    summary_box = page.locator('#summary').bounding_box()
+    assert table_box['x'] + table_box['width'] <= summary_box['x'] + summary_box['width'] + 1
+    assert page.eval_on_selector('#servers', 'table => table.parentElement.scrollWidth > table.parentElement.clientWidth')
+    assert page.eval_on_selector('#servers', 'table => getComputedStyle(table.parentElement).overflowX') == 'auto'
 
     # The unknown status shows, with its own colour, in the legend and in the table.
     unknown = page.locator('#summary-status li', has_text=UNKNOWN)

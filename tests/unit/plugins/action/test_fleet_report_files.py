@@ -41,7 +41,7 @@ def test_writes_the_three_files_and_reports_them(tmp_path):
     assert result['files'] == files and result['dest'] == str(dest)
     assert result['written'] == ['csv', 'html', 'json']
     assert result['summary'] == {'servers': 2, 'statuses': {'online': 1, 'hibernating': 1},
-                                 'players_online': 3, 'players_capacity': 20}
+                                 'players_online': 3, 'players_capacity': 20, 'pending': 0}
     document = json.loads((dest / 'fleet-report.json').read_text(encoding='utf-8'))
     assert document['meta']['panel'] == 'https://panel.example/v1'
     assert document['meta']['collection_version'] == COLLECTION_VERSION

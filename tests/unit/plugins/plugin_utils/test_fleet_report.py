@@ -297,3 +297,27 @@ def test_write_files_refuses_a_file_as_destination(tmp_path):
                                                (90061, '1d 1h')])
 def test_duration_text(seconds, expected):
     assert fr.duration_text(seconds) == expected
+
+
+def test_pending_actions_show_in_their_servers_row_and_are_counted_once_per_server():
+    pending = [{'id': 'mc-01', 'action': 'restart', 'queued_at': 1.0, 'state': 'queued'},
+               {'id': 'mc-01', 'action': 'stop', 'queued_at': 2.0, 'state': 'may_be_queued'},
+               {'id': 'rust-01', 'action': 'start', 'queued_at': 3.0, 'state': 'sending'}]
+    data = report(pending=pending)
+    cells = {row['id']: row['pending'] for row in data['servers']}
+    assert cells.pop('mc-01') == 'restart (queued), stop (may_be_queued)'
+    assert cells.pop('rust-01') == 'start (sending)'
+    assert set(cells.values()) == {None}
+    assert data['summary']['pending'] == 2
+    rows = {row['id']: row['pending'] for row in csv.DictReader(io.StringIO(fr.render_csv(data)))}
+    assert rows['mc-01'] == 'restart (queued), stop (may_be_queued)' and rows['mc-02'] == ''
+    assert json.loads(fr.render_json(data))['summary']['pending'] == 2
+
+
+def test_without_pending_actions_the_count_is_zero():
+    assert report()['summary']['pending'] == 0
+
+
+def test_a_pending_entry_without_a_server_id_is_refused():
+    with pytest.raises(fr.ReportError, match='pending entry'):
+        report(pending=[{'action': 'restart'}])
