@@ -9,6 +9,7 @@ plugins/plugin_utils/in_process.py for when the module is executed instead.
 
 from __future__ import annotations
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import LEDGER_FACT
 from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_CONTROL, server_control
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.in_process import InProcessAction
 
@@ -17,5 +18,9 @@ class ActionModule(InProcessAction):
 
     TASK_SPEC = SERVER_CONTROL
 
-    def perform(self, params, check_mode, diff):
-        return server_control(params, check_mode=check_mode, diff=diff)
+    def perform(self, params, check_mode, diff, task_vars):
+        # The host's ledger fact, as an earlier job left it (AWX fact storage, a fact cache):
+        # a job that shares no disk with the last one still knows what that one queued.
+        carried = (task_vars.get("ansible_facts") or {}).get(LEDGER_FACT)
+        return server_control(params, check_mode=check_mode, diff=diff,
+                              carried=carried if isinstance(carried, list) else [])

@@ -17,5 +17,5 @@ class ActionModule(InProcessAction):
 
     TASK_SPEC = SERVER_INFO
 
-    def perform(self, params, check_mode, diff):
+    def perform(self, params, check_mode, diff, task_vars):
         return server_info(params)

@@ -46,6 +46,10 @@ HORIZON_ENV = "GAMEPANEL_LEDGER_HORIZON"
 
 LEDGER_KIND = "ledger"
 
+# The host fact that carries a host's entries to the next job where jobs share no disk
+# (AWX keeps facts between jobs; so does Ansible's jsonfile fact cache).
+LEDGER_FACT = "gamepanel_ledger"
+
 # The fields of an entry that server_info and the fleet report show.
 PUBLIC_FIELDS = ("id", "action", "queued_at", "state")
 
@@ -70,6 +74,18 @@ def is_open(entry):
 def public_view(entry):
     """What a user sees of an entry: id, action, queued_at, state."""
     return dict((field, entry.get(field)) for field in PUBLIC_FIELDS)
+
+
+def merged_entries(*lists):
+    """One entry per panel, server and action from ``lists``: the most recently updated copy; malformed ones dropped."""
+    chosen = {}
+    for entry in (entry for entries in lists for entry in (entries or ())):
+        if not _valid(entry):
+            continue
+        key = entry_key(entry.get("panel"), entry["id"], entry["action"])
+        if key not in chosen or (entry.get("updated_at") or 0) > (chosen[key].get("updated_at") or 0):
+            chosen[key] = dict(entry)
+    return sorted(chosen.values(), key=lambda entry: (entry["queued_at"], entry["id"], entry["action"]))
 
 
 def _valid(entry):

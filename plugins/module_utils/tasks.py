@@ -25,7 +25,7 @@ from ansible.module_utils.basic import env_fallback
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import DEFAULTS as CONTROL_DEFAULTS
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
-from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import Ledger
+from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import LEDGER_FACT, Ledger, merged_entries
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import (
     client_from_params,
     failure_from_error,
@@ -98,21 +98,42 @@ def _with_warnings(client, result):
     return result
 
 
-def server_control(params, check_mode=False, diff=False):
-    """Run one server_control task; returns its result or raises TaskFailed."""
+def server_control(params, check_mode=False, diff=False, carried=None):
+    """Run one server_control task; returns its result or raises TaskFailed.
+
+    ``carried``: ledger entries another job left in the host's facts (a list, or None
+    when the task runs where facts do not reach it).  They are merged into this
+    controller's ledger before the decision, and the result (failed or not) then holds
+    the host's entries as ``ansible_facts.gamepanel_ledger`` for the next job.
+    """
     client = client_from_params(params)
     request = ControlRequest.from_params(params)
+    ledger = Ledger.for_client(client)
+    if carried:
+        ledger.merge(carried)
     shared = SharedStatusReads.for_client(client, params["rate_limit"])
     shared.join()
     try:
-        return _with_warnings(client, run_control(client, request, check_mode=check_mode, diff=diff,
-                                                  status_reads=shared, before_reads=shared,
-                                                  ledger=Ledger.for_client(client)))
+        result = run_control(client, request, check_mode=check_mode, diff=diff, status_reads=shared,
+                             before_reads=shared, ledger=ledger)
     except ControlFailed as failure:
+        if carried is not None:
+            failure.result["ansible_facts"] = ledger_facts(ledger, carried, params)
         # The message puts the panel's error in context (was anything queued?).
         raise failure_from_error(failure.error, msg=failure.message, **_with_warnings(client, failure.result)) from None
     finally:
         shared.close()
+    if carried is not None:
+        result["ansible_facts"] = ledger_facts(ledger, carried, params)
+    return _with_warnings(client, result)
+
+
+def ledger_facts(ledger, carried, params):
+    """The host's ledger fact after a task: what it carried, updated with the controlled server's live entries."""
+    server_id = params.get("id")
+    kept = [entry for entry in carried if isinstance(entry, dict) and entry.get("id") != server_id]
+    mine = ledger.entries(server_id) if server_id is not None else []
+    return {LEDGER_FACT: merged_entries(kept, mine)}
 
 
 def server_info(params, check_mode=False, diff=False):

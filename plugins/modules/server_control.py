@@ -306,6 +306,22 @@ msg:
   type: str
   sample: "A restart of Survival (mc-01) was queued at 2026-11-24 13:40:00 UTC (ledger state queued: the panel accepted
     it and no read has shown it applied yet). Nothing new was sent."
+ansible_facts:
+  description:
+    - Facts of the host the task ran for, set when the task runs on the controller (a local connection, as with the
+      hosts of the P(gamepanel.panel.servers#inventory) inventory).
+  returned: when the task runs on the controller
+  type: dict
+  contains:
+    gamepanel_ledger:
+      description:
+        - The ledger entries of the controlled server, plus those the host's fact already carried for other servers.
+          A later task or job of the same host merges them into its own ledger before it decides, so a job that
+          shares no state directory with this one (AWX with fact storage, or a fact cache) does not queue again what
+          this one queued. No token is in it.
+        - Ansible keeps no facts of a failed task; the fleet roles copy it from the failed result. See the AWX guide.
+      type: list
+      elements: dict
 api:
   description: Requests this module made to the panel.
   returned: always

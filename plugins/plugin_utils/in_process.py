@@ -47,8 +47,8 @@ class InProcessAction(ActionBase):
     _supports_check_mode = True
     _supports_async = True
 
-    def perform(self, params, check_mode, diff):
-        """Run the task with validated ``params``; return its result or raise TaskFailed."""
+    def perform(self, params, check_mode, diff, task_vars):
+        """Run the task with validated ``params`` (``task_vars``: the host's variables); return its result or raise TaskFailed."""
         raise NotImplementedError
 
     def runs_in_process(self):
@@ -83,7 +83,7 @@ class InProcessAction(ActionBase):
                 return remove_values(result, no_log_values)
             params = validation.validated_parameters
             try:
-                result.update(self.perform(params, bool(self._task.check_mode), bool(self._task.diff)))
+                result.update(self.perform(params, bool(self._task.check_mode), bool(self._task.diff), task_vars or {}))
             except TaskFailed as failure:
                 result.update(failure.result)
                 result.update(failed=True, msg=failure.msg)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 from pathlib import Path
@@ -55,15 +56,16 @@ def test_credential_type_shape():
     }
 
 
-def private_data_dir(root: Path, credential_env: dict[str, str], job_env: dict[str, str]) -> Path:
+def private_data_dir(root: Path, credential_env: dict[str, str], job_env: dict[str, str], extravars=None,
+                     name='pdd') -> Path:
     """project/, inventory/ and env/ as AWX hands them to ansible-runner."""
-    pdd = root / 'pdd'
+    pdd = root / name
     (pdd / 'project').mkdir(parents=True)
     (pdd / 'inventory').mkdir()
     (pdd / 'env').mkdir()
     (pdd / 'inventory' / 'fleet.gamepanel.yml').write_text('plugin: gamepanel.panel.servers\n', encoding='utf-8')
     (pdd / 'env' / 'envvars').write_text(yaml.safe_dump({**job_env, **credential_env}), encoding='utf-8')
-    extravars = {'target': 'gamepanel', 'batch': 10}  # restart_fleet's own variables
+    extravars = extravars or {'target': 'gamepanel', 'batch': 10}  # restart_fleet's own variables
     (pdd / 'env' / 'extravars').write_text(yaml.safe_dump(extravars), encoding='utf-8')
     return pdd
 
@@ -158,3 +160,73 @@ def test_restart_fleet_under_ansible_runner(emulator, tmp_path, runner_bin, coll
     assert command['env'].pop('GAMEPANEL_API_TOKEN') == token
     assert token not in json.dumps(command)
     assert token not in stdout and token not in run.stdout and token not in run.stderr
+
+
+def run_job(runner_bin: Path, pdd: Path, base_env: dict[str, str], ident: str):
+    """One job: ansible-runner on the private data directory; returns (returncode, stdout)."""
+    run = subprocess.run([str(runner_bin / 'ansible-runner'), 'run', str(pdd), '--playbook', PLAYBOOK,
+                          '--ident', ident, '--quiet'],
+                         env=base_env, capture_output=True, text=True, timeout=RUNNER_TIMEOUT, check=False)
+    stdout_file = pdd / 'artifacts' / ident / 'stdout'
+    return run.returncode, stdout_file.read_text(encoding='utf-8') if stdout_file.exists() else ''
+
+
+def test_a_second_job_with_an_empty_state_directory_does_not_queue_again(emulator, tmp_path, runner_bin,
+                                                                         collections_path):
+    """Two AWX jobs that share only the fact cache: what the first queued, the second does not queue again.
+
+    Job 1 restarts a server whose agent is away: its wait runs out and the job fails, the
+    restart queued. Job 2 runs in a new private data directory with an empty state directory
+    (a fresh execution environment); only the fact cache, which AWX keeps between jobs when fact
+    storage is on, is the same. It must send no second restart.
+    """
+    token = emulator.control.create_token('acme', 'olivia', 'awx-ledger', 'control')
+    emulator.control.settings(checkin_interval=0.05, checkin_jitter=0)
+    emulator.control.disconnect('rust-01')
+    credential_env = inject(credential_type(), {'token': token, 'base_url': emulator.live_url, 'variant': 'live'})
+
+    def job_env(job):
+        return {
+            'ANSIBLE_COLLECTIONS_PATH': str(collections_path),
+            'ANSIBLE_PYTHON_INTERPRETER': str(runner_bin / 'python'),
+            'ANSIBLE_HOME': str(tmp_path / f'ansible-home-{job}'),
+            'GAMEPANEL_STATE_DIR': str(tmp_path / f'state-{job}'),  # nothing shared on disk
+        }
+
+    base_env = {key: value for key, value in os.environ.items() if not key.startswith(('ANSIBLE_', 'GAMEPANEL_'))}
+    base_env['PATH'] = f"{runner_bin}{os.pathsep}{base_env.get('PATH', '')}"
+    inventory = tmp_path / 'fleet.gamepanel.yml'
+    inventory.write_text('plugin: gamepanel.panel.servers\n', encoding='utf-8')
+    listed = subprocess.run([str(runner_bin / 'ansible-inventory'), '-i', str(inventory), '--list'],
+                            env={**base_env, **job_env(1), **credential_env}, capture_output=True, text=True,
+                            check=True, timeout=120)
+    hostvars = json.loads(listed.stdout)['_meta']['hostvars']
+    assert hostvars, listed.stdout + listed.stderr
+    # ansible-inventory of the newest ansible-core marks untrusted strings as {"__ansible_unsafe": ...}
+    host = next(name for name, variables in hostvars.items()
+                if variables.get('gamepanel_id') in ('rust-01', {'__ansible_unsafe': 'rust-01'}))
+    extravars = {'target': host, 'batch': 1, 'rolling_restart_wait_timeout': 3}
+
+    first = private_data_dir(tmp_path, credential_env, job_env(1), extravars, name='job-1')
+    returncode, stdout = run_job(runner_bin, first, base_env, 'job-1')
+    assert returncode != 0, stdout  # the agent is away: the restart is queued, not confirmed
+    assert 'queued, not yet applied' in stdout
+    assert emulator.control.counters()['posts'].get('rust-01', 0) == 1
+    # ansible-runner keeps the job's facts in artifacts/<ident>/fact_cache (a jsonfile cache); AWX with
+    # fact storage on saves them after a job and writes them there again before the next one.
+    facts = first / 'artifacts' / 'job-1' / 'fact_cache'
+    carried = [json.loads(path.read_text(encoding='utf-8')).get('gamepanel_ledger') for path in facts.iterdir()]
+    assert [(entry['id'], entry['action'], entry['state']) for entries in carried if entries for entry in entries] \
+        == [('rust-01', 'restart', 'queued')], stdout
+    assert not files_holding(facts, token)
+
+    second = private_data_dir(tmp_path, credential_env, job_env(2), extravars, name='job-2')
+    shutil.copytree(facts, second / 'artifacts' / 'job-2' / 'fact_cache')
+    returncode, stdout = run_job(runner_bin, second, base_env, 'job-2')
+    assert returncode == 0, stdout
+    assert 'already pending' in stdout
+    assert emulator.control.counters()['posts'].get('rust-01', 0) == 1  # not queued again
+
+    emulator.control.reconnect('rust-01')
+    emulator.control.advance(5)
+    assert emulator.control.counters()['restarts'].get('rust-01', 0) == 1

@@ -45,7 +45,7 @@ def action(module=control_action, args=None, transport="local", environment=None
                                  shared_loader_obj=None)
     plugin.calls = []
 
-    def record(params, check_mode, diff):
+    def record(params, check_mode, diff, task_vars):
         plugin.calls.append((dict(params), check_mode, diff, dict(os.environ)))
         if perform is not None:
             return perform(params)
