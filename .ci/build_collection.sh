@@ -4,7 +4,8 @@
 #    BUILD/ansible_collections/gamepanel/panel, where ansible-test needs it (it refuses a
 #    symlink).  The copy gets a throwaway git repository: inside this checkout ansible-test
 #    would otherwise take the outer repository, where build/ is ignored, and see no file;
-# 2. the tarball built from that copy, installed into BUILD/collections.
+# 2. the tarball built from that copy, checked to hold only what is meant to ship
+#    (.ci/check_archive.py), installed into BUILD/collections.
 # ansible-test's output in the old copy (its delegation venv lives there) is kept.
 # Usage (from the checkout): .ci/build_collection.sh BUILD ANSIBLE_BIN_DIR; ANSIBLE_* from the environment.
 set -euo pipefail
@@ -26,6 +27,7 @@ if [ -d "$build/.ansible-test-output" ]; then
     mkdir -p "$coll/tests" && mv "$build/.ansible-test-output" "$coll/tests/output"
 fi
 "$bin/ansible-galaxy" collection build "$coll" --output-path "$build" --force
+"$bin/python" .ci/check_archive.py "$tarball"
 "$bin/ansible-galaxy" collection install "$tarball" -p "$build/collections" --force --offline \
     | grep -v "is not part of the configured Ansible collections paths" || true
 test -f "$build/collections/ansible_collections/gamepanel/panel/MANIFEST.json"

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The panel's REST API client, used by every module and by the inventory plugin.
+"""PRIVATE: The panel's REST API client, used by every module and by the inventory plugin.
 
 One interface over both API variants (``live``: a single control endpoint;
 ``planned``: one endpoint per action), tolerant of everything the specification
@@ -157,6 +157,11 @@ def _scrubbed(method):
     return wrapper
 
 
+# The connection options' defaults, written once: the argument spec (module.py) and PanelClient
+# read them here; the doc fragment (doc_fragments/panel.py) shows them, and a unit test keeps it in step.
+CONNECTION_DEFAULTS = {"request_timeout": 30.0, "rate_limit": 120, "retry_timeout": 60.0}
+
+
 class PanelClient(object):
     """Client for one panel, one token and one API variant.
 
@@ -171,7 +176,8 @@ class PanelClient(object):
 
     @_scrubbed
     def __init__(self, base_url, api_token, api_variant="live", validate_certs=True,
-                 request_timeout=30, rate_limit=120, retry_timeout=60, allow_insecure_http=False, *,
+                 request_timeout=CONNECTION_DEFAULTS["request_timeout"], rate_limit=CONNECTION_DEFAULTS["rate_limit"],
+                 retry_timeout=CONNECTION_DEFAULTS["retry_timeout"], allow_insecure_http=False, *,
                  session=None, clock=None, budget=None):
         if not HAS_REQUESTS:
             raise errors.PanelError("The Python library requests is required by gamepanel.panel; install it "

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The logic of gamepanel.panel.server_control, free of Ansible.
+"""PRIVATE: The logic of gamepanel.panel.server_control, free of Ansible.
 
 The panel only queues a control action; the server's agent runs it when it next
 checks in.  So the module reads before it writes (nothing is queued when the server

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""What can go wrong when talking to the panel, and how it is told to the user.
+"""PRIVATE: What can go wrong when talking to the panel, and how it is told to the user.
 
 Every failure of the API client is a ``PanelError`` whose message is a complete,
 actionable sentence.  The wording lives here, in one place: the client and the retry

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""What every gamepanel.panel module shares: its connection options, its client, its one failure path.
+"""PRIVATE: what every gamepanel.panel module shares: its connection options, its client, its one failure path.
 
 The options are documented once, in the ``gamepanel.panel.panel`` doc fragment;
 keep the two in step.
@@ -12,8 +12,8 @@ from __future__ import annotations
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.client import (
+    CONNECTION_DEFAULTS,
     HAS_REQUESTS,
-    REQUESTS_IMPORT_ERROR,
     PanelClient,
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
@@ -23,7 +23,7 @@ def panel_argument_spec():
     """The argument spec of the shared connection options (a new dict on every call).
 
     ``api_token`` and ``base_url`` are not ``required`` in the spec, so that a missing
-    one is reported by ``client_from_module`` with a message that says where to get it.
+    one is reported by ``client_from_params`` (through PanelClient) with a message that says where to get it.
     """
     return dict(
         api_token=dict(type="str", no_log=True, fallback=(env_fallback, ["GAMEPANEL_API_TOKEN"])),
@@ -31,9 +31,9 @@ def panel_argument_spec():
         api_variant=dict(type="str", choices=["live", "planned"], default="live",
                          fallback=(env_fallback, ["GAMEPANEL_API_VARIANT"])),
         validate_certs=dict(type="bool", default=True),
-        request_timeout=dict(type="float", default=30.0),
-        rate_limit=dict(type="int", default=120, fallback=(env_fallback, ["GAMEPANEL_RATE_LIMIT"])),
-        retry_timeout=dict(type="float", default=60.0),
+        request_timeout=dict(type="float", default=CONNECTION_DEFAULTS["request_timeout"]),
+        rate_limit=dict(type="int", default=CONNECTION_DEFAULTS["rate_limit"], fallback=(env_fallback, ["GAMEPANEL_RATE_LIMIT"])),
+        retry_timeout=dict(type="float", default=CONNECTION_DEFAULTS["retry_timeout"]),
         allow_insecure_http=dict(type="bool", default=False, fallback=(env_fallback, ["GAMEPANEL_ALLOW_INSECURE_HTTP"])),
     )
 
@@ -64,11 +64,6 @@ def fail_task(module, failure):
     module.fail_json(msg=failure.msg, **failure.result)
 
 
-def fail_from_error(module, error, client=None, **result):
-    """Fail the module with ``error`` (see ``failure_from_error``)."""
-    fail_task(module, failure_from_error(error, client, **result))
-
-
 def client_from_params(params):
     """A PanelClient configured from a task's parameters; TaskFailed on bad settings."""
     if not HAS_REQUESTS:
@@ -86,19 +81,6 @@ def client_from_params(params):
         )
     except PanelError as error:
         raise failure_from_error(error) from None
-
-
-def client_from_module(module):
-    """A PanelClient configured from the module's parameters; fails the module on bad settings."""
-    if not HAS_REQUESTS:
-        module.fail_json(msg=missing_required_lib("requests"), exception=REQUESTS_IMPORT_ERROR)
-    try:
-        client = client_from_params(module.params)
-    except TaskFailed as failure:
-        fail_task(module, failure)
-    for warning in client.warnings:
-        module.warn(warning)
-    return client
 
 
 def run_task_module(spec, task):

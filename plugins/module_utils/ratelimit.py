@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""One request budget per API token, shared by every process on the controller.
+"""PRIVATE: One request budget per API token, shared by every process on the controller.
 
 How a panel counts, and how the budget follows it:
 

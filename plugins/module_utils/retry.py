@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The single retry policy of the API client, and the clock it runs on.
+"""PRIVATE: The single retry policy of the API client, and the clock it runs on.
 
 When to send a request again:
 

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Server records as the collection hands them out, and how they are selected.
+"""PRIVATE: Server records as the collection hands them out, and how they are selected.
 
 Shared by server_info, server_control and the inventory plugin, so a server looks
 the same everywhere.  The specification leaves much open: any field may be missing

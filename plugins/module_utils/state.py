@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The one home of the state every process of a controller shares per API token.
+"""PRIVATE: The one home of the state every process of a controller shares per API token.
 
 Ansible runs each task of each fork in a process of its own (an inventory refresh in
 yet another), so whatever those processes must agree on lives in small files:

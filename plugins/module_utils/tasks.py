@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""What a server_info or server_control task does, given its validated parameters.
+"""PRIVATE: What a server_info or server_control task does, given its validated parameters.
 
 A task runs in one of two ways, with this one implementation:
 
@@ -19,8 +19,6 @@ neither ever holds the token.
 """
 
 from __future__ import annotations
-
-from ansible.module_utils.basic import env_fallback
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import DEFAULTS as CONTROL_DEFAULTS
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
@@ -48,11 +46,6 @@ class TaskSpec(object):
         """The keyword arguments AnsibleModule takes for this spec."""
         return dict(argument_spec=self.argument_spec, mutually_exclusive=self.mutually_exclusive,
                     required_one_of=self.required_one_of, supports_check_mode=True)
-
-    def environment_options(self):
-        """{option: [environment variable names]} of the options with an environment fallback."""
-        return dict((name, list(option["fallback"][1])) for name, option in self.argument_spec.items()
-                    if option.get("fallback") and option["fallback"][0] is env_fallback)
 
 
 def _server_control_spec():

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""How a waiter reads a server again and again without wasting the rate budget.
+"""PRIVATE: How a waiter reads a server again and again without wasting the rate budget.
 
 A queued action runs only when the server's agent next checks in, which may take
 tens of seconds, so a waiter reads the server again and again.  Each read costs a

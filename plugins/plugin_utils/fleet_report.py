@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The fleet report's data, and its three renderings (HTML, JSON, CSV). Controller-side only.
+"""PRIVATE: The fleet report's data, and its three renderings (HTML, JSON, CSV). Controller-side only.
 
 ``prepare_report`` turns the ``servers`` list of ``gamepanel.panel.server_info`` into one
 plain dictionary: the page's summary, one row per server, the chart geometry. The HTML page

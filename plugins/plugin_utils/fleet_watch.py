@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The fleet watcher's change detection: what changed between two reads of the fleet, and whether we caused it.
+"""PRIVATE: The fleet watcher's change detection: what changed between two reads of the fleet, and whether we caused it.
 
 Pure code (no requests, no clock of its own) behind the event source
 ``gamepanel.panel.fleet_events`` (extensions/eda/plugins/event_source/), kept here so it can be

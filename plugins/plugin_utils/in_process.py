@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Run a module's task in the controller's worker process when it runs on the controller.
+"""PRIVATE: Run a module's task in the controller's worker process when it runs on the controller.
 
 A module task costs a new Python interpreter, plus packing and unpacking the module,
 per host; over a fleet of a few hundred inventory hosts on a small controller that is

@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Pure helpers that turn the panel's server list into inventory host names, groups and variables.
+"""PRIVATE: Pure helpers that turn the panel's server list into inventory host names, groups and variables.
 
 They live here, apart from the inventory plugin, so they can be unit tested without Ansible's
 inventory machinery and reused by anything else that needs to name servers the way the

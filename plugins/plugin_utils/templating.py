@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""How the inventory plugin keeps the panel's data from ever being rendered as a template.
+"""PRIVATE: How the inventory plugin keeps the panel's data from ever being rendered as a template.
 
 Controller-only: it depends on the templating of the running ansible-core, which changed
 in 2.19 (data tagging: every string is untrusted unless marked trusted; before, every

@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Agents that disconnect mid-job and come back (issue 9, point 8).
+"""Agents that disconnect mid-job and come back.
 
 A restart queued for a disconnected agent is deferred, not refused: the job names the
 deferred servers, the panel applies each action once when its agent reconnects, and a

@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Bad input fails clearly and queues nothing (issue 9, point 10).
+"""Bad input fails clearly and queues nothing.
 
 Ids with path tricks, names matching nothing or several servers, invalid options and
 combinations, and base URLs that are malformed, lack the version segment or answer

@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""A rolling restart of a 50-server fleet on a faulty panel (issue 9, point 7).
+"""A rolling restart of a 50-server fleet on a faulty panel.
 
 The emulator answers about 10% of requests 500/502/503, drops about 5% of connections
 (also after a POST was queued) and adds latency spikes, some longer than

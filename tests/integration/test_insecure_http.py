@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Plain http to another machine: refused, or allowed with one warning per run (issue 9, defect 3)."""
+"""Plain http to another machine: refused, or allowed with one warning per run."""
 
 from __future__ import annotations
 

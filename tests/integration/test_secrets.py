@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The API token appears in no output, message, traceback, cache, state file or log (issue 9, point 11).
+"""The API token appears in no output, message, traceback, cache, state file or log.
 
 One test, one token with a value found nowhere else.  It runs the collection the ways a
 user does, at -vvvv, through success and failure (unknown id, an ambiguous POST, a

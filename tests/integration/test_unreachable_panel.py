@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""A panel that refuses connections or never answers: the run fails within its budgets (issue 9, point 9).
+"""A panel that refuses connections or never answers: the run fails within its budgets.
 
 Budgets are small (request_timeout 1 s, retry_timeout 2 s); the harness's own run
 timeout is the guard against a hang, no duration is asserted.

@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""wait_timeout is a limit, and an outage shorter than the wait does not end it (issue 9, defect 4).
+"""wait_timeout is a limit, and an outage shorter than the wait does not end it.
 
 The faults come from the emulator (503 with a long Retry-After, or a run of 503s); the
 module's own result (elapsed, api) and the emulator's counters are the evidence.

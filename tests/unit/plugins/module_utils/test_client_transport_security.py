@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Plain http: refused to another machine unless allow_insecure_http, then warned about (issue 9, defect 3)."""
+"""Plain http: refused to another machine unless allow_insecure_http, then warned about."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Messages say each thing once (issue 9, defect 6): an ambiguous POST, a very long id."""
+"""Messages say each thing once: an ambiguous POST, a very long id."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""wait_timeout is a limit: retries inside one read end with the wait (issue 9, defect 4).
+"""wait_timeout is a limit: retries inside one read end with the wait.
 
 A real PanelClient on a scripted transport and the fake clock: time moves only by the
 client's own sleeps, so the total time a run took is exact, never measured.

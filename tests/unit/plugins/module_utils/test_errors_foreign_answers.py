@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Answers that are not the panel's API blame base_url, not the server id, and are quoted short (defect 5)."""
+"""Answers that are not the panel's API blame base_url, not the server id, and are quoted short."""
 
 from __future__ import annotations
 

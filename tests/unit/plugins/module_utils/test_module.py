@@ -1,13 +1,15 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""module.py: the shared argument spec, the client from module parameters, failures."""
+"""module.py: the shared argument spec, the client from task parameters, failures."""
 
 from __future__ import annotations
 
 import pytest
+import yaml
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
+from ansible_collections.gamepanel.panel.plugins.doc_fragments import panel as panel_fragment
 from ansible_collections.gamepanel.panel.plugins.module_utils import client as client_module
 from ansible_collections.gamepanel.panel.plugins.module_utils import module as module_utils
 from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient
@@ -17,24 +19,6 @@ from panel_fakes import TOKEN
 
 ENV = ("GAMEPANEL_API_TOKEN", "GAMEPANEL_BASE_URL", "GAMEPANEL_API_VARIANT", "GAMEPANEL_RATE_LIMIT",
        "GAMEPANEL_ALLOW_INSECURE_HTTP")
-
-
-class Failed(Exception):
-    pass
-
-
-class FakeModule:
-    def __init__(self, params):
-        self.params = params
-        self.failure = None
-        self.warnings = []
-
-    def warn(self, warning):
-        self.warnings.append(warning)
-
-    def fail_json(self, **kwargs):
-        self.failure = kwargs
-        raise Failed(kwargs["msg"])
 
 
 @pytest.fixture(autouse=True)
@@ -82,10 +66,13 @@ def test_spec_is_a_fresh_copy():
     assert module_utils.panel_argument_spec()["api_token"]["no_log"] is True
 
 
-def test_client_from_module():
-    params = validate({"api_token": TOKEN, "base_url": "https://panel.example.test/v1",
-                       "rate_limit": 5, "retry_timeout": 3}).validated_parameters
-    client = module_utils.client_from_module(FakeModule(params))
+def client_from(params):
+    return module_utils.client_from_params(validate(params).validated_parameters)
+
+
+def test_client_from_params():
+    client = client_from({"api_token": TOKEN, "base_url": "https://panel.example.test/v1", "rate_limit": 5,
+                          "retry_timeout": 3})
     assert isinstance(client, PanelClient)
     assert client.base_url == "https://panel.example.test/v1"
     assert client.api_variant == "live"
@@ -96,65 +83,58 @@ def test_client_from_module():
     ({"api_token": TOKEN}, "GAMEPANEL_BASE_URL"),
     ({"api_token": TOKEN, "base_url": "panel.example.test"}, "base_url"),
 ])
-def test_client_from_module_fails_clearly(params, expected):
-    module = FakeModule(validate(params).validated_parameters)
-    with pytest.raises(Failed, match=expected):
-        module_utils.client_from_module(module)
-    assert TOKEN not in module.failure["msg"]
+def test_client_from_params_fails_clearly(params, expected):
+    with pytest.raises(module_utils.TaskFailed, match=expected) as failure:
+        client_from(params)
+    assert TOKEN not in failure.value.msg
 
 
 def test_missing_requests_uses_missing_required_lib(monkeypatch):
     monkeypatch.setattr(module_utils, "HAS_REQUESTS", False)
-    monkeypatch.setattr(module_utils, "REQUESTS_IMPORT_ERROR", "Traceback: no requests")
-    module = FakeModule(validate({"api_token": TOKEN, "base_url": "https://p/v1"}).validated_parameters)
-    with pytest.raises(Failed, match="requests"):
-        module_utils.client_from_module(module)
-    assert module.failure["exception"] == "Traceback: no requests"
+    with pytest.raises(module_utils.TaskFailed, match="requests"):
+        client_from({"api_token": TOKEN, "base_url": "https://p/v1"})
     assert client_module.HAS_REQUESTS is True  # only the module view was patched
 
 
-def test_fail_from_error_adds_status_and_api():
-    module = FakeModule({})
-
+def test_failure_from_error_adds_status_and_api():
     class StatsOnly:
         stats = {"requests": 2, "retries": 1, "waited_seconds": 0.5}
 
-    with pytest.raises(Failed):
-        module_utils.fail_from_error(module, PanelNotFoundError("Server 'x' was not found.", status=404),
-                                     client=StatsOnly(), servers=[])
-    assert module.failure == {"msg": "Server 'x' was not found.", "status": 404, "servers": [],
-                              "api": {"requests": 2, "retries": 1, "waited_seconds": 0.5}}
+    failure = module_utils.failure_from_error(PanelNotFoundError("Server 'x' was not found.", status=404),
+                                              client=StatsOnly(), servers=[])
+    assert failure.msg == "Server 'x' was not found."
+    assert failure.result == {"status": 404, "servers": [], "api": {"requests": 2, "retries": 1, "waited_seconds": 0.5}}
 
 
-def test_fail_from_error_without_client_or_status():
-    module = FakeModule({})
-    with pytest.raises(Failed):
-        module_utils.fail_from_error(module, ValueError("plain"))
-    assert module.failure == {"msg": "plain", "status": None}
+def test_failure_from_error_without_client_or_status():
+    failure = module_utils.failure_from_error(ValueError("plain"))
+    assert (failure.msg, failure.result) == ("plain", {"status": None})
 
 
-def test_plain_http_to_another_host_fails_the_module_naming_the_option():
-    module = FakeModule(validate({"api_token": TOKEN, "base_url": "http://panel.example.test/v1"}).validated_parameters)
-    with pytest.raises(Failed, match="allow_insecure_http"):
-        module_utils.client_from_module(module)
-    assert TOKEN not in module.failure["msg"]
+def test_plain_http_to_another_host_fails_naming_the_option():
+    with pytest.raises(module_utils.TaskFailed, match="allow_insecure_http") as failure:
+        client_from({"api_token": TOKEN, "base_url": "http://panel.example.test/v1"})
+    assert TOKEN not in failure.value.msg
 
 
 @pytest.mark.parametrize("params, env", [
     ({"allow_insecure_http": True}, None),
     ({}, "true"),
 ])
-def test_allowed_plain_http_warns_through_the_module(monkeypatch, params, env):
+def test_allowed_plain_http_warns_through_the_client(monkeypatch, params, env):
     if env is not None:
         monkeypatch.setenv("GAMEPANEL_ALLOW_INSECURE_HTTP", env)
-    params = dict(params, api_token=TOKEN, base_url="http://panel.example.test/v1")
-    module = FakeModule(validate(params).validated_parameters)
-    client = module_utils.client_from_module(module)
+    client = client_from(dict(params, api_token=TOKEN, base_url="http://panel.example.test/v1"))
     assert client.base_url == "http://panel.example.test/v1"
-    assert module.warnings == [client_module.INSECURE_HTTP_WARNING]
+    assert client.warnings == [client_module.INSECURE_HTTP_WARNING]
 
 
 def test_loopback_http_needs_no_option_and_warns_nothing():
-    module = FakeModule(validate({"api_token": TOKEN, "base_url": "http://127.0.0.1:8080/v1"}).validated_parameters)
-    module_utils.client_from_module(module)
-    assert module.warnings == []
+    assert client_from({"api_token": TOKEN, "base_url": "http://127.0.0.1:8080/v1"}).warnings == []
+
+
+def test_the_doc_fragment_shows_the_connection_defaults_the_code_uses():
+    fragment = yaml.safe_load(panel_fragment.ModuleDocFragment.DOCUMENTATION)["options"]
+    for option, default in client_module.CONNECTION_DEFAULTS.items():
+        assert fragment[option]["default"] == default, option
+        assert module_utils.panel_argument_spec()[option]["default"] == default, option

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Property-based tests (hypothesis): path encoding, response parsing, the convergence rule (issue 9, point 10)."""
+"""Property-based tests (hypothesis): path encoding, response parsing, the convergence rule."""
 
 from __future__ import annotations
 
