@@ -7,7 +7,7 @@
 # What `make test` runs, in this order (each is a target of its own, `make help` lists them):
 #   1. set-up:  venvs (.venv/NAME from requirements/NAME.txt), collection (.ci/build_collection.sh),
 #               get-pip-standin (.ci/get_pip_standin.py)
-#   2. checks, in two parallel lanes (.ci/run_steps.py):  sanity lint galaxy-importer eda-test
+#   2. checks, in two parallel lanes (.ci/run_steps.py):  sanity format-check lint galaxy-importer eda-test
 #                                                 and  docs-check units emulator-tests integration browser-test
 # Set-up logic lives in small scripts under .ci/ (interpreters: .ci/find_python.sh); this file
 # only names the steps and their order. See docs/testing.md.
@@ -70,7 +70,7 @@ INTEGRATION_WORKERS ?= 2
 
 # The steps of `make test` (see the test target at the end).
 SETUP_STEPS := venvs collection get-pip-standin
-CHECK_STEPS := docs-check units emulator-tests integration browser-test lint galaxy-importer sanity eda-test
+CHECK_STEPS := format-check docs-check units emulator-tests integration browser-test lint galaxy-importer sanity eda-test
 TEST_STEPS := $(SETUP_STEPS) $(CHECK_STEPS)
 # The steps of `make release-check` (see the release-check target).
 RELEASE_STEPS := release-tests docsite changelog-dry-run
@@ -95,7 +95,7 @@ define pytest
 	done; exit $$status
 endef
 
-.PHONY: FORCE help demo test venvs collection get-pip-standin sanity units emulator-tests integration \
+.PHONY: FORCE help demo test venvs collection get-pip-standin sanity format-check format units emulator-tests integration \
 	lint galaxy-importer docs-check bench clean distclean interpreters \
 	release-check release-tests docsite changelog-dry-run chromium browser-test java eda-test
 
@@ -114,6 +114,7 @@ help:
 	@echo "make eda-test         keep_online end to end: a real ansible-rulebook (.venv/eda) against the emulator"
 	@echo "                      (installs Debian's openjdk-17-jre-headless when no Java 17+ is found)"
 	@echo "make lint             ansible-lint --offline --profile production"
+	@echo "make format-check     black --check (the house style, pyproject.toml); make format applies it"
 	@echo "make galaxy-importer  the Galaxy import checks on the built tarball"
 	@echo "make docs-check       ansible-doc of every module and plugin; antsibull-changelog lint"
 	@echo "make release-check    the release checks, timed, two lanes: $(RELEASE_STEPS)"
@@ -247,6 +248,16 @@ eda-test: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,eda)
 	@$(MAKE) java
 	$(call pytest,test-ansible-2.17,tests/eda,GAMEPANEL_EDA_VENV=$(ROOT)/$(VENV)/eda GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
 
+# One house style for Python: black (from .venv/lint, pinned there), configured in pyproject.toml.
+PYTHON_DIRS := plugins tests extensions .ci demo
+
+format-check: $(call stamp,lint)
+	@$(VENV)/lint/bin/black --check $(PYTHON_DIRS) \
+		|| { echo "FAILED: Python files are not in the house style; run make format"; exit 1; }
+
+format: $(call stamp,lint)
+	$(VENV)/lint/bin/black $(PYTHON_DIRS)
+
 lint: $(COLL_DEP) $(call stamp,lint)
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --version
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --offline --profile production
@@ -313,7 +324,7 @@ demo: collection
 # the run); then two lanes run side by side on the two cores: sanity, lint and the Galaxy
 # import in one, the test suites in the other. Each check's output is kept in .tmp/logs and
 # shown whole when it ends. Every check runs even when one fails; the exit code says if any did.
-LANE_SANITY := sanity lint galaxy-importer eda-test
+LANE_SANITY := sanity format-check lint galaxy-importer eda-test
 LANE_CHECKS := docs-check units emulator-tests integration browser-test
 
 test:

@@ -27,26 +27,33 @@ from pathlib import Path
 
 import yaml
 
-COLLECTION = 'gamepanel.panel'
-ANSIBLE_DOCS = 'https://docs.ansible.com/projects/ansible/devel/'
+COLLECTION = "gamepanel.panel"
+ANSIBLE_DOCS = "https://docs.ansible.com/projects/ansible/devel/"
 # Labels of Ansible's documentation that antsibull-docs' page templates refer to.
 ANSIBLE_LABELS = {
-    'ansible_configuration_settings': ('reference_appendices/config.html#ansible-configuration-settings',
-                                       'Ansible Configuration Settings'),
-    'common_return_values': ('reference_appendices/common_return_values.html#common-return-values', 'Return Values'),
-    'action_plugins': ('plugins/action.html#action-plugins', 'Action plugins'),
-    'callback_plugins': ('plugins/callback.html#callback-plugins', 'Callback plugins'),
-    'collections_keyword': ('collections_guide/collections_using_playbooks.html#collections-keyword',
-                            'Simplifying module names with the collections keyword'),
-    'list_of_collections': ('collections/index.html#list-of-collections', 'Collection Index'),
-    'list_of_callback_plugins': ('collections/index_callback.html#list-of-callback-plugins', 'Index of all Callback Plugins'),
+    "ansible_configuration_settings": (
+        "reference_appendices/config.html#ansible-configuration-settings",
+        "Ansible Configuration Settings",
+    ),
+    "common_return_values": ("reference_appendices/common_return_values.html#common-return-values", "Return Values"),
+    "action_plugins": ("plugins/action.html#action-plugins", "Action plugins"),
+    "callback_plugins": ("plugins/callback.html#callback-plugins", "Callback plugins"),
+    "collections_keyword": (
+        "collections_guide/collections_using_playbooks.html#collections-keyword",
+        "Simplifying module names with the collections keyword",
+    ),
+    "list_of_collections": ("collections/index.html#list-of-collections", "Collection Index"),
+    "list_of_callback_plugins": (
+        "collections/index_callback.html#list-of-callback-plugins",
+        "Index of all Callback Plugins",
+    ),
 }
 # Where each plugin type's page is, as antsibull-docs names them with --squash-hierarchy.
-PAGE = '{name}_{type}.html'
+PAGE = "{name}_{type}.html"
 
 
 def run(command: list, **kwargs) -> None:
-    print('$ ' + ' '.join(str(part) for part in command), flush=True)
+    print("$ " + " ".join(str(part) for part in command), flush=True)
     subprocess.run([str(part) for part in command], check=True, **kwargs)
 
 
@@ -54,39 +61,48 @@ def ansible_inventory(path: Path) -> None:
     """A Sphinx inventory (objects.inv format 2) of the parts of Ansible's docs we link to."""
     import ansible  # pylint: disable=import-outside-toplevel
 
-    base = yaml.safe_load((Path(ansible.__file__).parent / 'config' / 'base.yml').read_text(encoding='utf-8'))
-    lines = [f'{label} std:label -1 {uri} {title}' for label, (uri, title) in sorted(ANSIBLE_LABELS.items())]
-    envvars = sorted({entry['name'] for setting in base.values() if isinstance(setting, dict)
-                      for entry in setting.get('env') or []})
-    lines += [f'{name} std:envvar 1 reference_appendices/config.html#envvar-$ -' for name in envvars]
-    header = (f'# Sphinx inventory version 2\n# Project: Ansible\n# Version: {ansible.__version__}\n'
-              '# The remainder of this file is compressed using zlib.\n')
-    path.write_bytes(header.encode() + zlib.compress(('\n'.join(lines) + '\n').encode()))
+    base = yaml.safe_load((Path(ansible.__file__).parent / "config" / "base.yml").read_text(encoding="utf-8"))
+    lines = [f"{label} std:label -1 {uri} {title}" for label, (uri, title) in sorted(ANSIBLE_LABELS.items())]
+    envvars = sorted(
+        {entry["name"] for setting in base.values() if isinstance(setting, dict) for entry in setting.get("env") or []}
+    )
+    lines += [f"{name} std:envvar 1 reference_appendices/config.html#envvar-$ -" for name in envvars]
+    header = (
+        f"# Sphinx inventory version 2\n# Project: Ansible\n# Version: {ansible.__version__}\n"
+        "# The remainder of this file is compressed using zlib.\n"
+    )
+    path.write_bytes(header.encode() + zlib.compress(("\n".join(lines) + "\n").encode()))
 
 
 def collection_contents(collection_path: Path) -> dict[str, list[str]]:
     """Plugin type -> short names, as ansible-doc lists them (roles included)."""
     contents = {}
-    for plugin_type in ('module', 'inventory', 'lookup', 'filter', 'test', 'callback', 'connection', 'role'):
-        listed = subprocess.run(['ansible-doc', '-t', plugin_type, '--list', '--json', COLLECTION],
-                                capture_output=True, text=True, check=True)
-        names = sorted(name.rsplit('.', 1)[-1] for name in json.loads(listed.stdout or '{}'))
+    for plugin_type in ("module", "inventory", "lookup", "filter", "test", "callback", "connection", "role"):
+        listed = subprocess.run(
+            ["ansible-doc", "-t", plugin_type, "--list", "--json", COLLECTION],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        names = sorted(name.rsplit(".", 1)[-1] for name in json.loads(listed.stdout or "{}"))
         if names:
             contents[plugin_type] = names
-    roles_dir = collection_path / 'roles'
+    roles_dir = collection_path / "roles"
     on_disk = sorted(path.name for path in roles_dir.iterdir() if path.is_dir()) if roles_dir.is_dir() else []
-    if on_disk != contents.get('role', []):
+    if on_disk != contents.get("role", []):
         raise SystemExit(f'ansible-doc lists the roles {contents.get("role", [])}, the collection has {on_disk}')
     return contents
 
 
 def role_options(role_dir: Path) -> set[str]:
     """The page anchors of the role's options: parameter-ENTRYPOINT--OPTION."""
-    specs = role_dir / 'meta' / 'argument_specs.yml'
+    specs = role_dir / "meta" / "argument_specs.yml"
     if not specs.is_file():
-        raise SystemExit(f'role {role_dir.name} has no meta/argument_specs.yml')
-    entry_points = yaml.safe_load(specs.read_text(encoding='utf-8'))['argument_specs']
-    return {f'parameter-{entry}--{option}' for entry, spec in entry_points.items() for option in (spec.get('options') or {})}
+        raise SystemExit(f"role {role_dir.name} has no meta/argument_specs.yml")
+    entry_points = yaml.safe_load(specs.read_text(encoding="utf-8"))["argument_specs"]
+    return {
+        f"parameter-{entry}--{option}" for entry, spec in entry_points.items() for option in (spec.get("options") or {})
+    }
 
 
 def check_pages(html: Path, collection_path: Path, contents: dict[str, list[str]]) -> None:
@@ -96,45 +112,71 @@ def check_pages(html: Path, collection_path: Path, contents: dict[str, list[str]
             page = html / PAGE.format(name=name, type=plugin_type)
             if not page.is_file():
                 missing.append(page.name)
-            elif plugin_type == 'role':
-                text = page.read_text(encoding='utf-8')
-                missing += [f'{page.name}#{anchor}' for anchor in sorted(role_options(collection_path / 'roles' / name))
-                            if f'id="{anchor}"' not in text]
+            elif plugin_type == "role":
+                text = page.read_text(encoding="utf-8")
+                missing += [
+                    f"{page.name}#{anchor}"
+                    for anchor in sorted(role_options(collection_path / "roles" / name))
+                    if f'id="{anchor}"' not in text
+                ]
     if missing:
-        raise SystemExit('the docsite lacks: ' + ', '.join(missing))
-    summary = ', '.join(f'{len(names)} {plugin_type}' for plugin_type, names in contents.items())
-    print(f'docsite: {summary} documented in {html}')
+        raise SystemExit("the docsite lacks: " + ", ".join(missing))
+    summary = ", ".join(f"{len(names)} {plugin_type}" for plugin_type, names in contents.items())
+    print(f"docsite: {summary} documented in {html}")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument('--collection-path', required=True, type=Path, help='the built collection (ansible_collections/gamepanel/panel)')
-    parser.add_argument('--dest', required=True, type=Path, help='work directory (emptied)')
+    parser.add_argument(
+        "--collection-path", required=True, type=Path, help="the built collection (ansible_collections/gamepanel/panel)"
+    )
+    parser.add_argument("--dest", required=True, type=Path, help="work directory (emptied)")
     options = parser.parse_args()
-    if COLLECTION.replace('.', '/') not in str(options.collection_path) or not os.environ.get('ANSIBLE_COLLECTIONS_PATH'):
-        raise SystemExit('give the installed collection, and its collections path in ANSIBLE_COLLECTIONS_PATH')
+    if COLLECTION.replace(".", "/") not in str(options.collection_path) or not os.environ.get(
+        "ANSIBLE_COLLECTIONS_PATH"
+    ):
+        raise SystemExit("give the installed collection, and its collections path in ANSIBLE_COLLECTIONS_PATH")
 
-    run(['antsibull-docs', 'lint-collection-docs', '--plugin-docs', '--validate-collection-refs', 'all', '.'],
-        cwd=options.collection_path)
+    run(
+        ["antsibull-docs", "lint-collection-docs", "--plugin-docs", "--validate-collection-refs", "all", "."],
+        cwd=options.collection_path,
+    )
 
     shutil.rmtree(options.dest, ignore_errors=True)
-    site = options.dest / 'site'
+    site = options.dest / "site"
     site.mkdir(parents=True)
     site.chmod(0o700)  # sphinx-init refuses a directory others may write to
-    run(['antsibull-docs', 'sphinx-init', '--use-current', '--squash-hierarchy', '--fail-on-error',
-         '--dest-dir', site, '--project', COLLECTION, '--copyright', 'gamepanel.panel contributors',
-         '--title', f'{COLLECTION} documentation', COLLECTION])
+    run(
+        [
+            "antsibull-docs",
+            "sphinx-init",
+            "--use-current",
+            "--squash-hierarchy",
+            "--fail-on-error",
+            "--dest-dir",
+            site,
+            "--project",
+            COLLECTION,
+            "--copyright",
+            "gamepanel.panel contributors",
+            "--title",
+            f"{COLLECTION} documentation",
+            COLLECTION,
+        ]
+    )
     # The generated conf.py looks for inventories beside the site and downloads them otherwise.
     # Only Ansible's documentation is referenced; give it the inventory written here, nothing else.
-    inventory = (options.dest / 'ansible_devel.inv').resolve()
+    inventory = (options.dest / "ansible_devel.inv").resolve()
     ansible_inventory(inventory)
-    with (site / 'conf.py').open('a', encoding='utf-8') as conf:
-        conf.write('\n# make docsite (.ci/build_docsite.py): offline, Ansible\'s docs through a local inventory only.\n'
-                   f"intersphinx_mapping = {{'ansible_devel': ({ANSIBLE_DOCS!r}, {str(inventory)!r})}}\n")
-    run(['bash', site / 'build.sh'])
-    check_pages(site / 'build' / 'html', options.collection_path, collection_contents(options.collection_path))
+    with (site / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(
+            "\n# make docsite (.ci/build_docsite.py): offline, Ansible's docs through a local inventory only.\n"
+            f"intersphinx_mapping = {{'ansible_devel': ({ANSIBLE_DOCS!r}, {str(inventory)!r})}}\n"
+        )
+    run(["bash", site / "build.sh"])
+    check_pages(site / "build" / "html", options.collection_path, collection_contents(options.collection_path))
     return 0
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     sys.exit(main())

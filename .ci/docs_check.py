@@ -17,27 +17,27 @@ import os
 import subprocess
 import sys
 
-PLUGIN_TYPES = {'modules': 'module', 'inventory': 'inventory', 'filter': 'filter'}
-COLLECTION = 'gamepanel.panel'
+PLUGIN_TYPES = {"modules": "module", "inventory": "inventory", "filter": "filter"}
+COLLECTION = "gamepanel.panel"
 # Newer ansible-core's `ansible-doc -t role` warns about its own internal collection having no
 # version (not about ours); that line alone is not a problem of this collection.
-INTERNAL_COLLECTION_NOTE = '/ansible/_internal/ansible_collections/'
+INTERNAL_COLLECTION_NOTE = "/ansible/_internal/ansible_collections/"
 
 
 def plugins(root: str):
     """(type, fqcn) of every plugin file in the checkout."""
     for directory, plugin_type in PLUGIN_TYPES.items():
-        path = os.path.join(root, 'plugins', directory)
+        path = os.path.join(root, "plugins", directory)
         if not os.path.isdir(path):
             continue
         for name in sorted(os.listdir(path)):
-            if name.endswith('.py') and not name.startswith('_'):
-                yield plugin_type, f'{COLLECTION}.{name[:-3]}'
-    roles = os.path.join(root, 'roles')
+            if name.endswith(".py") and not name.startswith("_"):
+                yield plugin_type, f"{COLLECTION}.{name[:-3]}"
+    roles = os.path.join(root, "roles")
     if os.path.isdir(roles):
         for name in sorted(os.listdir(roles)):
-            if os.path.isfile(os.path.join(roles, name, 'meta', 'argument_specs.yml')):
-                yield 'role', f'{COLLECTION}.{name}'
+            if os.path.isfile(os.path.join(roles, name, "meta", "argument_specs.yml")):
+                yield "role", f"{COLLECTION}.{name}"
 
 
 def run(command: list[str]) -> subprocess.CompletedProcess:
@@ -47,37 +47,37 @@ def run(command: list[str]) -> subprocess.CompletedProcess:
 
 def check(plugin_type: str, fqcn: str) -> list[str]:
     """Problems found with one plugin's documentation."""
-    ansible_doc = os.path.join(os.path.dirname(sys.executable), 'ansible-doc')
+    ansible_doc = os.path.join(os.path.dirname(sys.executable), "ansible-doc")
     problems = []
 
-    rendered = run([ansible_doc, '-t', plugin_type, '--json', fqcn])
+    rendered = run([ansible_doc, "-t", plugin_type, "--json", fqcn])
     if rendered.returncode != 0:
-        problems.append(f'ansible-doc --json exited {rendered.returncode}: {rendered.stderr.strip()}')
+        problems.append(f"ansible-doc --json exited {rendered.returncode}: {rendered.stderr.strip()}")
     else:
         try:
             document = json.loads(rendered.stdout).get(fqcn) or {}
         except ValueError:
             document = {}
-            problems.append('ansible-doc --json printed no JSON')
-        if plugin_type == 'role':
-            if not (document.get('entry_points') or {}).get('main', {}).get('options'):
-                problems.append('no main entry point with options in meta/argument_specs.yml')
-        elif not document.get('doc'):
-            problems.append('no DOCUMENTATION found')
-        if plugin_type != 'role' and not document.get('examples'):
-            problems.append('no EXAMPLES found')
-        if plugin_type == 'module' and not document.get('return'):
-            problems.append('no RETURN found')
+            problems.append("ansible-doc --json printed no JSON")
+        if plugin_type == "role":
+            if not (document.get("entry_points") or {}).get("main", {}).get("options"):
+                problems.append("no main entry point with options in meta/argument_specs.yml")
+        elif not document.get("doc"):
+            problems.append("no DOCUMENTATION found")
+        if plugin_type != "role" and not document.get("examples"):
+            problems.append("no EXAMPLES found")
+        if plugin_type == "module" and not document.get("return"):
+            problems.append("no RETURN found")
     for text in (rendered.stderr,):
         for line in text.splitlines():
             if INTERNAL_COLLECTION_NOTE in line:
                 continue
-            if '[WARNING]' in line or '[ERROR]' in line or 'ERROR!' in line:
+            if "[WARNING]" in line or "[ERROR]" in line or "ERROR!" in line:
                 problems.append(line.strip())
 
-    text = run([ansible_doc, '-t', plugin_type, fqcn])
+    text = run([ansible_doc, "-t", plugin_type, fqcn])
     if text.returncode != 0 or not text.stdout.strip():
-        problems.append(f'ansible-doc (text) exited {text.returncode}: {text.stderr.strip()}')
+        problems.append(f"ansible-doc (text) exited {text.returncode}: {text.stderr.strip()}")
     return problems
 
 
@@ -86,7 +86,7 @@ def main() -> int:
     root = sys.argv[1] if len(sys.argv) > 1 else os.getcwd()
     found = list(plugins(root))
     if not found:
-        print('docs-check: no modules or plugins found under plugins/')
+        print("docs-check: no modules or plugins found under plugins/")
         return 1
     failed = 0
     # ansible-doc spends most of its time starting up: run a few at once.
@@ -95,14 +95,14 @@ def main() -> int:
     for (plugin_type, fqcn), problems in zip(found, outcomes):
         if problems:
             failed += 1
-            print(f'FAIL {plugin_type} {fqcn}')
+            print(f"FAIL {plugin_type} {fqcn}")
             for problem in problems:
-                print(f'     {problem}')
+                print(f"     {problem}")
         else:
-            print(f'ok   {plugin_type} {fqcn}')
-    print(f'docs-check: {len(found) - failed} passed, {failed} failed')
+            print(f"ok   {plugin_type} {fqcn}")
+    print(f"docs-check: {len(found) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     sys.exit(main())

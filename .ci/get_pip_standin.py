@@ -26,21 +26,21 @@ import shutil
 import subprocess
 import sys
 
-CACHE_DIR = os.path.expanduser(os.path.join('~', '.ansible', 'test', 'cache'))
-MARKER = 'gamepanel.panel get-pip stand-in'
-GET_PIP_ONLY_OPTIONS = ('--no-setuptools', '--no-wheel')
+CACHE_DIR = os.path.expanduser(os.path.join("~", ".ansible", "test", "cache"))
+MARKER = "gamepanel.panel get-pip stand-in"
+GET_PIP_ONLY_OPTIONS = ("--no-setuptools", "--no-wheel")
 
 
 def ansible_test_pip_version() -> str:
     """Return the pip version the installed ansible-test bootstraps."""
     import ansible_test  # pylint: disable=import-outside-toplevel
 
-    source = os.path.join(os.path.dirname(ansible_test.__file__), '_internal', 'python_requirements.py')
-    with open(source, encoding='utf-8') as handle:
+    source = os.path.join(os.path.dirname(ansible_test.__file__), "_internal", "python_requirements.py")
+    with open(source, encoding="utf-8") as handle:
         text = handle.read()
     match = re.search(r"default_packages\s*=\s*dict\(\s*pip\s*=\s*'([0-9][0-9a-zA-Z.]*)'", text)
     if not match:
-        raise SystemExit(f'{MARKER}: cannot find the pinned pip version in {source}')
+        raise SystemExit(f"{MARKER}: cannot find the pinned pip version in {source}")
     return match.group(1)
 
 
@@ -49,34 +49,34 @@ def install_cache() -> None:
     version = ansible_test_pip_version()
     target = os.path.join(CACHE_DIR, f"get_pip_{version.replace('.', '_')}.py")
     os.makedirs(CACHE_DIR, exist_ok=True)
-    with open(__file__, 'rb') as handle:
+    with open(__file__, "rb") as handle:
         content = handle.read()
     if os.path.exists(target):
-        with open(target, 'rb') as handle:
+        with open(target, "rb") as handle:
             if handle.read() == content:
-                print(f'{MARKER}: {target} is up to date (pip {version})')
+                print(f"{MARKER}: {target} is up to date (pip {version})")
                 return
-    temp = target + '.tmp'
-    with open(temp, 'wb') as handle:
+    temp = target + ".tmp"
+    with open(temp, "wb") as handle:
         handle.write(content)
     shutil.move(temp, target)
-    print(f'{MARKER}: wrote {target} (pip {version})')
+    print(f"{MARKER}: wrote {target} (pip {version})")
 
 
 def bootstrap(args: list[str]) -> None:
     """Install pip into the running interpreter, then the requested packages."""
     env = dict(os.environ)
-    env.pop('GET_PIP', None)
+    env.pop("GET_PIP", None)
     try:
         import pip  # noqa: F401 pylint: disable=import-outside-toplevel,unused-import
     except ImportError:
-        run([sys.executable, '-m', 'ensurepip', '--default-pip'], env)
+        run([sys.executable, "-m", "ensurepip", "--default-pip"], env)
     # get-pip.py's own options: by default it also installs setuptools and wheel, which these
     # turn off. ansible-test names every package it wants, so they need no counterpart here.
     args = [arg for arg in args if arg not in GET_PIP_ONLY_OPTIONS]
-    packages = [arg for arg in args if not arg.startswith('-')]
+    packages = [arg for arg in args if not arg.startswith("-")]
     if packages:
-        run([sys.executable, '-m', 'pip', 'install', '--upgrade'] + args, env)
+        run([sys.executable, "-m", "pip", "install", "--upgrade"] + args, env)
     print(f'{MARKER}: installed {" ".join(packages) or "pip"}')
 
 
@@ -92,11 +92,11 @@ def run(command: list[str], env: dict[str, str]) -> None:
 def main() -> None:
     """Entry point for both roles."""
     args = sys.argv[1:]
-    if args == ['--install-cache']:
+    if args == ["--install-cache"]:
         install_cache()
     else:
         bootstrap(args)
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     main()

@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 
-LOG_DIR = os.path.join('.tmp', 'logs')
+LOG_DIR = os.path.join(".tmp", "logs")
 HEARTBEAT = 60.0
 
 
@@ -40,18 +40,18 @@ class Runner:
     def say(self, text: str) -> None:
         """Print a block of lines at once."""
         with self.lock:
-            sys.stdout.write(text if text.endswith('\n') else text + '\n')
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
             sys.stdout.flush()
 
     def record(self, step: str, ok: bool, took: float) -> None:
         """Remember a step's outcome."""
         with self.lock:
-            self.results.append((step, 'ok' if ok else 'FAILED', took))
+            self.results.append((step, "ok" if ok else "FAILED", took))
             self.running.pop(step, None)
 
     def setup_step(self, step: str, args: list[str]) -> bool:
         """Run one preparation step, output streamed."""
-        self.say(f'\n===== make {step}')
+        self.say(f"\n===== make {step}")
         started = time.monotonic()
         rc = subprocess.call(self.make + args + [step])
         took = time.monotonic() - started
@@ -61,19 +61,23 @@ class Runner:
 
     def lane_step(self, step: str) -> bool:
         """Run one check, output captured, then printed whole."""
-        path = os.path.join(LOG_DIR, f'{step}.log')
+        path = os.path.join(LOG_DIR, f"{step}.log")
         started = time.monotonic()
         with self.lock:
             self.running[step] = started
-        with open(path, 'w', encoding='utf-8') as log:
-            rc = subprocess.call(self.make + [step, 'COLLECTION_FROZEN=1'], stdout=log, stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL)
+        with open(path, "w", encoding="utf-8") as log:
+            rc = subprocess.call(
+                self.make + [step, "COLLECTION_FROZEN=1"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
         took = time.monotonic() - started
-        with open(path, encoding='utf-8', errors='replace') as log:
+        with open(path, encoding="utf-8", errors="replace") as log:
             output = log.read()
-        status = 'ok' if rc == 0 else 'FAILED'
+        status = "ok" if rc == 0 else "FAILED"
         self.record(step, rc == 0, took)
-        self.say(f'\n===== make {step}\n{output}===== make {step}: {status} in {took:.0f}s (log: {path})')
+        self.say(f"\n===== make {step}\n{output}===== make {step}: {status} in {took:.0f}s (log: {path})")
         return rc == 0
 
     def lane(self, steps: list[str]) -> None:
@@ -86,32 +90,32 @@ class Runner:
         while not self.done.wait(HEARTBEAT):
             now = time.monotonic()
             with self.lock:
-                running = ', '.join(f'{step} ({now - started:.0f}s)' for step, started in self.running.items())
+                running = ", ".join(f"{step} ({now - started:.0f}s)" for step, started in self.running.items())
             if running:
-                self.say(f'----- still running: {running}')
+                self.say(f"----- still running: {running}")
 
 
 def main() -> int:
     """Run setup, then the lanes; print the summary."""
     parser = argparse.ArgumentParser()
-    parser.add_argument('--make', required=True, help='the make command')
-    parser.add_argument('--setup', default='', help='comma-separated preparation steps')
-    parser.add_argument('--lane', action='append', default=[], help='comma-separated steps run in order')
+    parser.add_argument("--make", required=True, help="the make command")
+    parser.add_argument("--setup", default="", help="comma-separated preparation steps")
+    parser.add_argument("--lane", action="append", default=[], help="comma-separated steps run in order")
     options = parser.parse_args()
 
     os.makedirs(LOG_DIR, exist_ok=True)
-    runner = Runner(options.make.split() + ['--no-print-directory'])
+    runner = Runner(options.make.split() + ["--no-print-directory"])
     started = time.monotonic()
 
     setup_ok = True
-    for step in [s for s in options.setup.split(',') if s]:
-        args = ['-j3', '--output-sync=target'] if step == 'venvs' else []
+    for step in [s for s in options.setup.split(",") if s]:
+        args = ["-j3", "--output-sync=target"] if step == "venvs" else []
         if not runner.setup_step(step, args):
             setup_ok = False
             break
 
     if setup_ok:
-        lanes = [[s for s in lane.split(',') if s] for lane in options.lane]
+        lanes = [[s for s in lane.split(",") if s] for lane in options.lane]
         runner.say(f"\n===== running side by side: {' | '.join(' > '.join(lane) for lane in lanes)}")
         threads = [threading.Thread(target=runner.lane, args=(lane,)) for lane in lanes]
         beat = threading.Thread(target=runner.heartbeat, daemon=True)
@@ -123,17 +127,17 @@ def main() -> int:
         runner.done.set()
 
     total = time.monotonic() - started
-    failed = [result[0] for result in runner.results if result[1] != 'ok']
-    lines = [f'\n===== summary (wall clock {total:.0f}s; lanes ran side by side)']
-    lines += [f'  {step:<16} {status:<7} {took:6.0f}s' for step, status, took in runner.results]
+    failed = [result[0] for result in runner.results if result[1] != "ok"]
+    lines = [f"\n===== summary (wall clock {total:.0f}s; lanes ran side by side)"]
+    lines += [f"  {step:<16} {status:<7} {took:6.0f}s" for step, status, took in runner.results]
     if not setup_ok:
-        lines.append('  (setup failed: the checks did not run)')
-    lines.append(f'steps: {len(runner.results) - len(failed)} passed, {len(failed)} failed')
+        lines.append("  (setup failed: the checks did not run)")
+    lines.append(f"steps: {len(runner.results) - len(failed)} passed, {len(failed)} failed")
     if failed:
-        lines.append('failed steps: ' + ' '.join(failed))
-    runner.say('\n'.join(lines))
+        lines.append("failed steps: " + " ".join(failed))
+    runner.say("\n".join(lines))
     return 1 if failed or not setup_ok else 0
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     sys.exit(main())

@@ -23,16 +23,16 @@ REPO_ROOT = TESTS_DIR.parent
 def _collections_root() -> Path:
     """Return a directory holding ``ansible_collections/gamepanel/panel`` for this checkout."""
     parts = REPO_ROOT.parts
-    if len(parts) >= 4 and parts[-3:] == ('ansible_collections', 'gamepanel', 'panel'):
+    if len(parts) >= 4 and parts[-3:] == ("ansible_collections", "gamepanel", "panel"):
         return REPO_ROOT.parents[2]
 
-    root = REPO_ROOT / '.tmp' / 'collections'
-    link = root / 'ansible_collections' / 'gamepanel' / 'panel'
+    root = REPO_ROOT / ".tmp" / "collections"
+    link = root / "ansible_collections" / "gamepanel" / "panel"
     link.parent.mkdir(parents=True, exist_ok=True)
     if not (link.is_symlink() and link.resolve() == REPO_ROOT):
         # Several pytest processes (xdist workers) may get here at once: build the
         # link under a private name and rename it into place atomically.
-        temp = link.parent / f'.panel-{os.getpid()}'
+        temp = link.parent / f".panel-{os.getpid()}"
         if temp.is_symlink() or temp.exists():
             temp.unlink()
         temp.symlink_to(REPO_ROOT, target_is_directory=True)
@@ -46,4 +46,4 @@ for _path in (str(COLLECTIONS_ROOT), str(TESTS_DIR)):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-pytest_plugins = ['emulator.pytest_plugin']
+pytest_plugins = ["emulator.pytest_plugin"]

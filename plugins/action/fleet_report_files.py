@@ -21,18 +21,18 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.state import State
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_report, fleet_watch
 
 COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TEMPLATE = os.path.join(COLLECTION_ROOT, 'roles', 'fleet_report', 'templates', 'fleet_report.html.j2')
+TEMPLATE = os.path.join(COLLECTION_ROOT, "roles", "fleet_report", "templates", "fleet_report.html.j2")
 
 # The shared connection options are accepted so that module_defaults for group/gamepanel.panel.panel
 # reach this action too; only base_url is used (printed on the page), nothing is sent to the panel.
 ARGUMENT_SPEC = dict(
     panel_argument_spec(),
-    servers={'type': 'list', 'elements': 'dict', 'required': True},
-    dest={'type': 'path', 'required': True},
-    include={'type': 'list', 'elements': 'str', 'choices': list(fleet_report.INCLUDE_KINDS), 'default': []},
-    games={'type': 'list', 'elements': 'str', 'default': []},
-    statuses={'type': 'list', 'elements': 'str', 'default': []},
-    pending={'type': 'list', 'elements': 'dict', 'default': []},
+    servers={"type": "list", "elements": "dict", "required": True},
+    dest={"type": "path", "required": True},
+    include={"type": "list", "elements": "str", "choices": list(fleet_report.INCLUDE_KINDS), "default": []},
+    games={"type": "list", "elements": "str", "default": []},
+    statuses={"type": "list", "elements": "str", "default": []},
+    pending={"type": "list", "elements": "dict", "default": []},
 )
 
 
@@ -58,40 +58,46 @@ class ActionModule(ActionBase):
         _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
 
         try:
-            with open(TEMPLATE, encoding='utf-8') as handle:
+            with open(TEMPLATE, encoding="utf-8") as handle:
                 template = handle.read()
         except OSError as exc:
-            raise AnsibleActionFail(f'cannot read the report template {TEMPLATE}: {to_native(exc)}') from None
+            raise AnsibleActionFail(f"cannot read the report template {TEMPLATE}: {to_native(exc)}") from None
 
         try:
             report = fleet_report.prepare_report(
-                args['servers'], taken_at=datetime.now(timezone.utc), panel_url=args['base_url'],
-                collection_version=COLLECTION_VERSION, include=args['include'], games=args['games'],
-                statuses=args['statuses'], incidents=watcher_incidents(args.get('api_token')),
-                pending=args['pending'])
+                args["servers"],
+                taken_at=datetime.now(timezone.utc),
+                panel_url=args["base_url"],
+                collection_version=COLLECTION_VERSION,
+                include=args["include"],
+                games=args["games"],
+                statuses=args["statuses"],
+                incidents=watcher_incidents(args.get("api_token")),
+                pending=args["pending"],
+            )
             contents = fleet_report.render_all(report, template)
-            paths = fleet_report.file_paths(args['dest'])
+            paths = fleet_report.file_paths(args["dest"])
             if self._task.check_mode:
                 written = dict(paths)
             else:
-                written = fleet_report.write_files(args['dest'], contents)
+                written = fleet_report.write_files(args["dest"], contents)
         except (fleet_report.ReportError, OSError) as exc:
-            raise AnsibleActionFail(f'the fleet report was not written: {to_native(exc)}') from None
+            raise AnsibleActionFail(f"the fleet report was not written: {to_native(exc)}") from None
 
-        summary = report['summary']
+        summary = report["summary"]
         result.update(
             changed=bool(written),
-            dest=os.path.dirname(paths['html']),
+            dest=os.path.dirname(paths["html"]),
             files=paths,
             written=sorted(written),
-            bytes={kind: len(text.encode('utf-8')) for kind, text in contents.items()},
-            taken_at=report['meta']['taken_at'],
+            bytes={kind: len(text.encode("utf-8")) for kind, text in contents.items()},
+            taken_at=report["meta"]["taken_at"],
             summary={
-                'servers': summary['servers'],
-                'statuses': {entry['label']: entry['count'] for entry in summary['statuses']},
-                'players_online': summary['players']['online'],
-                'players_capacity': summary['players']['capacity'],
-                'pending': summary['pending'],
+                "servers": summary["servers"],
+                "statuses": {entry["label"]: entry["count"] for entry in summary["statuses"]},
+                "players_online": summary["players"]["online"],
+                "players_capacity": summary["players"]["capacity"],
+                "pending": summary["pending"],
             },
         )
         return result

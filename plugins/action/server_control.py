@@ -22,5 +22,6 @@ class ActionModule(InProcessAction):
         # The host's ledger fact, as an earlier job left it (AWX fact storage, a fact cache):
         # a job that shares no disk with the last one still knows what that one queued.
         carried = (task_vars.get("ansible_facts") or {}).get(LEDGER_FACT)
-        return server_control(params, check_mode=check_mode, diff=diff,
-                              carried=carried if isinstance(carried, list) else [])
+        return server_control(
+            params, check_mode=check_mode, diff=diff, carried=carried if isinstance(carried, list) else []
+        )

@@ -16,7 +16,7 @@ class ModuleDocFragment(object):
 
     # Every module: supports check mode fully, talks to the panel over HTTP from wherever
     # it runs, and belongs to the action group module_defaults uses for the connection options.
-    DOCUMENTATION = r'''
+    DOCUMENTATION = r"""
 options: {}
 attributes:
   check_mode:
@@ -28,12 +28,12 @@ attributes:
     support: full
     membership:
       - gamepanel.panel.panel
-'''
+"""
 
     # Modules that change nothing that a diff could show (server_info, fleet_report_files).
-    NO_DIFF = r'''
+    NO_DIFF = r"""
 options: {}
 attributes:
   diff_mode:
     support: none
-'''
+"""

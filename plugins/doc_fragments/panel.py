@@ -10,7 +10,7 @@ class ModuleDocFragment(object):
 
     # For every module and plugin (gamepanel.panel.panel).  Modules read the environment
     # variables as argument-spec fallbacks; plugins add PLUGIN below for their `env:` entries.
-    DOCUMENTATION = r'''
+    DOCUMENTATION = r"""
 options:
   api_token:
     description:
@@ -77,12 +77,12 @@ requirements:
 notes:
   - The panel counts requests per token per minute. The shared budget lives in files named by a hash of the token
     under E(GAMEPANEL_STATE_DIR), by default C(~/.ansible/tmp/gamepanel).
-'''
+"""
 
     # For inventory and other plugins (gamepanel.panel.panel.plugin), added after
     # gamepanel.panel.panel: the same options read through Ansible's plugin configuration,
     # so the environment variables become `env:` entries.  Only those entries are here.
-    PLUGIN = r'''
+    PLUGIN = r"""
 options:
   api_token:
     env:
@@ -99,4 +99,4 @@ options:
   allow_insecure_http:
     env:
       - name: GAMEPANEL_ALLOW_INSECURE_HTTP
-'''
+"""

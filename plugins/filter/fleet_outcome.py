@@ -15,4 +15,4 @@ def fleet_outcome(decided, result=None, check_mode=False, failed=False):
 class FilterModule(object):
 
     def filters(self):
-        return {'fleet_outcome': fleet_outcome}
+        return {"fleet_outcome": fleet_outcome}

@@ -15,4 +15,4 @@ def fleet_plan(server, job, settings=None, inventory_status=None, window=None):
 class FilterModule(object):
 
     def filters(self):
-        return {'fleet_plan': fleet_plan}
+        return {"fleet_plan": fleet_plan}

@@ -9,8 +9,8 @@ from ansible.errors import AnsibleFilterError
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_job import when_queued
 
 # The order results are listed in: what needs attention first.
-RESULTS = ('failed', 'skipped', 'restarted', 'started', 'unchanged')
-OUTCOME_FACT = 'gamepanel_outcome'
+RESULTS = ("failed", "skipped", "restarted", "started", "unchanged")
+OUTCOME_FACT = "gamepanel_outcome"
 
 
 def _outcome(hostvars, host):
@@ -18,26 +18,28 @@ def _outcome(hostvars, host):
         variables = hostvars[host]
     except KeyError:
         return None
-    outcome = variables.get(OUTCOME_FACT) if hasattr(variables, 'get') else None
-    return outcome if isinstance(outcome, dict) and outcome.get('result') else None
+    outcome = variables.get(OUTCOME_FACT) if hasattr(variables, "get") else None
+    return outcome if isinstance(outcome, dict) and outcome.get("result") else None
 
 
 def _took(elapsed):
     try:
         seconds = float(elapsed)
     except (TypeError, ValueError):
-        return ''
-    return ' [%.1f s]' % seconds if seconds >= 0.05 else ''
+        return ""
+    return " [%.1f s]" % seconds if seconds >= 0.05 else ""
 
 
 def _pending_words(entry):
-    return '%s queued at %s (%s)' % (entry.get('action') or 'action', when_queued(entry), entry.get('state') or 'open')
+    return "%s queued at %s (%s)" % (entry.get("action") or "action", when_queued(entry), entry.get("state") or "open")
 
 
-def fleet_summary(hosts, hostvars, job='fleet job', batch=None):
+def fleet_summary(hosts, hostvars, job="fleet job", batch=None):
     """Counts and per-result host lists of ``hosts`` (the play's hosts); see fleet_summary.yml."""
     if not isinstance(hosts, (list, tuple)):
-        raise AnsibleFilterError('fleet_summary expects the list of the play\'s hosts (ansible_play_hosts_all), not %r.' % (hosts,))
+        raise AnsibleFilterError(
+            "fleet_summary expects the list of the play's hosts (ansible_play_hosts_all), not %r." % (hosts,)
+        )
     by_result = dict((result, []) for result in RESULTS)
     not_reached = []
     for host in hosts:
@@ -45,43 +47,48 @@ def fleet_summary(hosts, hostvars, job='fleet job', batch=None):
         if outcome is None:
             not_reached.append(host)
             continue
-        by_result.setdefault(outcome['result'], []).append((host, outcome))
+        by_result.setdefault(outcome["result"], []).append((host, outcome))
 
     counts = dict((result, len(entries)) for result, entries in by_result.items())
-    counts['not_reached'] = len(not_reached)
-    batch_failed = [host for host in (batch or []) if (_outcome(hostvars, host) or {}).get('result') == 'failed']
+    counts["not_reached"] = len(not_reached)
+    batch_failed = [host for host in (batch or []) if (_outcome(hostvars, host) or {}).get("result") == "failed"]
 
-    headline = ', '.join('%d %s' % (count, result) for result, count in counts.items()
-                         if count and result != 'not_reached')
-    lines = ['%s: %d server(s): %s' % (job, len(hosts), headline or 'none processed')]
+    headline = ", ".join(
+        "%d %s" % (count, result) for result, count in counts.items() if count and result != "not_reached"
+    )
+    lines = ["%s: %d server(s): %s" % (job, len(hosts), headline or "none processed")]
     for result, entries in by_result.items():
         if not entries:
             continue
-        lines.append('%s (%d):' % (result, len(entries)))
+        lines.append("%s (%d):" % (result, len(entries)))
         for host, outcome in entries:
-            took = _took(outcome.get('elapsed'))
-            lines.append('  %s: %s%s' % (host, outcome.get('reason') or result, took))
+            took = _took(outcome.get("elapsed"))
+            lines.append("  %s: %s%s" % (host, outcome.get("reason") or result, took))
     # hosts whose action an earlier run had queued already: this run sent nothing new to them
-    pending = [(host, outcome['pending']) for result in RESULTS for host, outcome in by_result.get(result, [])
-               if isinstance(outcome.get('pending'), dict) and outcome['pending']]
+    pending = [
+        (host, outcome["pending"])
+        for result in RESULTS
+        for host, outcome in by_result.get(result, [])
+        if isinstance(outcome.get("pending"), dict) and outcome["pending"]
+    ]
     if pending:
-        lines.append('already pending (%d): nothing new sent' % len(pending))
+        lines.append("already pending (%d): nothing new sent" % len(pending))
         for host, entry in pending:
-            lines.append('  %s: %s' % (host, _pending_words(entry)))
+            lines.append("  %s: %s" % (host, _pending_words(entry)))
     if not_reached:
-        lines.append('not reached (%d): %s' % (len(not_reached), ', '.join(not_reached)))
+        lines.append("not reached (%d): %s" % (len(not_reached), ", ".join(not_reached)))
         if batch_failed:
-            lines.append('The rollout stops here: a batch had failures (max_fail_percentage).')
+            lines.append("The rollout stops here: a batch had failures (max_fail_percentage).")
     return {
-        'lines': lines,
-        'counts': counts,
-        'complete': not not_reached,
-        'batch_failed': batch_failed,
-        'pending': [host for host, _entry in pending],
+        "lines": lines,
+        "counts": counts,
+        "complete": not not_reached,
+        "batch_failed": batch_failed,
+        "pending": [host for host, _entry in pending],
     }
 
 
 class FilterModule(object):
 
     def filters(self):
-        return {'fleet_summary': fleet_summary}
+        return {"fleet_summary": fleet_summary}

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-DOCUMENTATION = r'''
+DOCUMENTATION = r"""
 name: servers
 short_description: Game servers of a gamepanel account as inventory hosts
 version_added: 0.1.0
@@ -102,9 +102,9 @@ options:
       - Variables set by O(compose) win over these.
     type: bool
     default: true
-'''
+"""
 
-EXAMPLES = r'''
+EXAMPLES = r"""
 # fleet.gamepanel.yml: the smallest configuration. The token comes from GAMEPANEL_API_TOKEN
 # and the address from GAMEPANEL_BASE_URL.
 plugin: gamepanel.panel.servers
@@ -161,7 +161,7 @@ plugin: gamepanel.panel.servers
 api_variant: planned
 base_url: https://panel.example.com/planned/v1
 rate_limit: 600
-'''
+"""
 
 import hashlib
 
@@ -169,7 +169,11 @@ from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import NO_BASE_URL_MESSAGE, NO_TOKEN_MESSAGE, PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
+    NO_BASE_URL_MESSAGE,
+    NO_TOKEN_MESSAGE,
+    PanelError,
+)
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import filter_servers
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.templating import trusted_template, untrusted
@@ -188,21 +192,21 @@ CACHE_FORMAT = 1
 # Variables that make a host run its tasks on the controller (see the local_connection option).
 # The interpreter is a template of our own, so it is marked trusted where that is needed.
 LOCAL_CONNECTION_VARIABLES = {
-    'ansible_connection': 'local',
-    'ansible_python_interpreter': trusted_template('{{ ansible_playbook_python }}'),
+    "ansible_connection": "local",
+    "ansible_python_interpreter": trusted_template("{{ ansible_playbook_python }}"),
 }
 
-CONFIG_SUFFIXES = ('gamepanel.yml', 'gamepanel.yaml')
+CONFIG_SUFFIXES = ("gamepanel.yml", "gamepanel.yaml")
 
 # Variable of the all group that tells playbooks a gamepanel inventory could not be read:
 # one "<path>: <reason>" per source that failed (never the token). A source that was read
 # always creates the group gamepanel, even for an empty fleet.
-INVENTORY_ERRORS_VARIABLE = 'gamepanel_inventory_errors'
+INVENTORY_ERRORS_VARIABLE = "gamepanel_inventory_errors"
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
-    NAME = 'gamepanel.panel.servers'
+    NAME = "gamepanel.panel.servers"
 
     def verify_file(self, path):
         return super(InventoryModule, self).verify_file(path) and path.endswith(CONFIG_SUFFIXES)
@@ -217,12 +221,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         except AnsibleError as error:
             # Ansible turns a failed source into a warning and runs on with no hosts; the
             # reason, kept on the all group, lets playbooks and roles fail loudly instead.
-            self._record_on_all_group(INVENTORY_ERRORS_VARIABLE, '%s: %s' % (path, to_native(error)))
+            self._record_on_all_group(INVENTORY_ERRORS_VARIABLE, "%s: %s" % (path, to_native(error)))
             raise
 
     def _record_on_all_group(self, variable, entry):
         """Append ``entry`` to the list ``variable`` of the all group (one entry per source)."""
-        group = self.inventory.groups['all']
+        group = self.inventory.groups["all"]
         entries = list(group.get_vars().get(variable) or [])
         if entry not in entries:  # a source tried twice (auto plugin and enabled plugin) counts once
             entries.append(untrusted(entry))
@@ -240,19 +244,19 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def _connection_settings(self):
         settings = {
-            'base_url': self._templated_option('base_url'),
-            'api_token': self._templated_option('api_token'),
-            'api_variant': self._templated_option('api_variant') or 'live',
-            'validate_certs': self.get_option('validate_certs'),
-            'request_timeout': self.get_option('request_timeout'),
-            'rate_limit': self.get_option('rate_limit'),
-            'retry_timeout': self.get_option('retry_timeout'),
-            'allow_insecure_http': self.get_option('allow_insecure_http'),
+            "base_url": self._templated_option("base_url"),
+            "api_token": self._templated_option("api_token"),
+            "api_variant": self._templated_option("api_variant") or "live",
+            "validate_certs": self.get_option("validate_certs"),
+            "request_timeout": self.get_option("request_timeout"),
+            "rate_limit": self.get_option("rate_limit"),
+            "retry_timeout": self.get_option("retry_timeout"),
+            "allow_insecure_http": self.get_option("allow_insecure_http"),
         }
         # Checked here, not left to the client, because the cache key needs both before any client exists.
-        if not settings['api_token'] or not settings['api_token'].strip():
+        if not settings["api_token"] or not settings["api_token"].strip():
             raise AnsibleParserError(NO_TOKEN_MESSAGE)
-        if not settings['base_url'] or not settings['base_url'].strip():
+        if not settings["base_url"] or not settings["base_url"].strip():
             raise AnsibleParserError(NO_BASE_URL_MESSAGE)
         return settings
 
@@ -260,7 +264,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def _servers(self, path, connection, use_cache):
         """The normalised server list, from the cache when allowed and fresh, else from the panel."""
-        cache_enabled = self.get_option('cache')
+        cache_enabled = self.get_option("cache")
         cache_key = self._cache_key_for(path, connection)
         if cache_enabled and use_cache:
             cached = self._cached_servers(cache_key)
@@ -269,26 +273,30 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         servers = self._fetch_servers(connection)
         if cache_enabled:
             # Only server data goes in: the token, even hashed, stays out of the value.
-            self._cache[cache_key] = {'format': CACHE_FORMAT, 'servers': servers}
+            self._cache[cache_key] = {"format": CACHE_FORMAT, "servers": servers}
         return servers
 
     def _cache_key_for(self, path, connection):
         # The key tells apart panels, variants and tokens (different tokens may see different
         # accounts) through a one-way digest; the token itself is never stored.
         digest = hashlib.sha256()
-        for part in (connection['base_url'], connection['api_variant'], connection['api_token']):
-            digest.update(part.encode('utf-8'))
-            digest.update(b'\0')
-        return '%s_%s' % (self.get_cache_key(path), digest.hexdigest()[:16])
+        for part in (connection["base_url"], connection["api_variant"], connection["api_token"]):
+            digest.update(part.encode("utf-8"))
+            digest.update(b"\0")
+        return "%s_%s" % (self.get_cache_key(path), digest.hexdigest()[:16])
 
     def _cached_servers(self, cache_key):
         try:
             entry = self._cache[cache_key]
         except KeyError:
             return None
-        if not isinstance(entry, dict) or entry.get('format') != CACHE_FORMAT or not isinstance(entry.get('servers'), list):
+        if (
+            not isinstance(entry, dict)
+            or entry.get("format") != CACHE_FORMAT
+            or not isinstance(entry.get("servers"), list)
+        ):
             return None
-        return entry['servers']
+        return entry["servers"]
 
     def _fetch_servers(self, connection):
         client = self._make_client(connection)
@@ -301,7 +309,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def _make_client(self, connection):
         """Built only when the panel must be asked, so a cache hit touches neither network nor budget."""
         if CLIENT_IMPORT_ERROR is not None:
-            raise AnsibleError('%s could not load the collection\'s API client: %s' % (self.NAME, to_native(CLIENT_IMPORT_ERROR)))
+            raise AnsibleError(
+                "%s could not load the collection's API client: %s" % (self.NAME, to_native(CLIENT_IMPORT_ERROR))
+            )
         try:
             client = PanelClient(**connection)
         except PanelError as error:  # settings the client refuses, e.g. a base_url that is not a URL
@@ -313,28 +323,32 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     # -- inventory ----------------------------------------------------------------------------
 
     def _filtered(self, servers):
-        games = self.get_option('games') or None
-        statuses = self.get_option('statuses') or None
-        names = self.get_option('name_patterns') or None
+        games = self.get_option("games") or None
+        statuses = self.get_option("statuses") or None
+        names = self.get_option("name_patterns") or None
         if not (games or statuses or names):
             return servers
         selected = filter_servers(servers, names=names, games=games, statuses=statuses)
         if servers and not selected:
-            self.display.v('%s: the panel listed %d servers, none passed games/statuses/name_patterns.' % (self.NAME, len(servers)))
+            self.display.v(
+                "%s: the panel listed %d servers, none passed games/statuses/name_patterns." % (self.NAME, len(servers))
+            )
         return selected
 
     def _nameable(self, servers, hostname_source):
         """Servers that can be named; one the panel sent with neither name nor id is skipped loudly."""
         kept = [server for server in servers if naming.base_host_name(server, hostname_source)]
         if len(kept) != len(servers):
-            self.display.warning('%s: skipped %d server(s) the panel listed without a usable %s.'
-                                 % (self.NAME, len(servers) - len(kept), 'id' if hostname_source == 'id' else 'name or id'))
+            self.display.warning(
+                "%s: skipped %d server(s) the panel listed without a usable %s."
+                % (self.NAME, len(servers) - len(kept), "id" if hostname_source == "id" else "name or id")
+            )
         return kept
 
     def _populate(self, servers):
         try:
-            prefix = naming.check_hostvar_prefix(self.get_option('hostvar_prefix'))
-            hostname_source = self.get_option('hostname_source')
+            prefix = naming.check_hostvar_prefix(self.get_option("hostvar_prefix"))
+            hostname_source = self.get_option("hostname_source")
             servers = self._nameable(servers, hostname_source)
             group_names = naming.fleet_group_names(servers, self._sanitize_group_name)
             hosts = naming.assign_host_names(servers, hostname_source, reserved=group_names)
@@ -345,7 +359,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         for group_name in group_names:
             inventory.add_group(group_name)
 
-        extra_variables = LOCAL_CONNECTION_VARIABLES if self.get_option('local_connection') else {}
+        extra_variables = LOCAL_CONNECTION_VARIABLES if self.get_option("local_connection") else {}
         construct = self._constructed_features()
         for host_name, server in hosts:
             inventory.add_host(host_name, group=naming.ALL_SERVERS_GROUP)
@@ -365,12 +379,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def _constructed_features(self):
         """The compose/groups/keyed_groups settings, or None when none is configured (skips their per-host cost)."""
-        compose = self.get_option('compose')
-        groups = self.get_option('groups')
-        keyed_groups = self.get_option('keyed_groups')
+        compose = self.get_option("compose")
+        groups = self.get_option("groups")
+        keyed_groups = self.get_option("keyed_groups")
         if not (compose or groups or keyed_groups):
             return None
-        return compose, groups, keyed_groups, self.get_option('strict')
+        return compose, groups, keyed_groups, self.get_option("strict")
 
     def _construct(self, host_name, variables, compose, groups, keyed_groups, strict):
         self._set_composite_vars(compose, variables, host_name, strict=strict)

@@ -60,7 +60,8 @@ _VERSION_SEGMENT = re.compile(r"^v[0-9]+$")
 
 INSECURE_HTTP_WARNING = (
     "base_url uses plain http to a host that is not this machine, and allow_insecure_http is set: "
-    "the API token and every answer cross the network unencrypted. Use https for a real panel.")
+    "the API token and every answer cross the network unencrypted. Use https for a real panel."
+)
 
 
 def is_loopback_host(host):
@@ -141,12 +142,14 @@ def _clean_token(api_token):
     if any(char.isspace() or not 32 < ord(char) < 127 for char in token):
         raise errors.PanelAuthError(
             "The API token contains spaces, line breaks or non-ASCII characters, so it cannot be sent "
-            "in an HTTP header. Copy it again from the panel (Settings → API tokens).")
+            "in an HTTP header. Copy it again from the panel (Settings → API tokens)."
+        )
     return token
 
 
 def _scrubbed(method):
     """Decorator: no PanelError leaves the client with the token in it, nor chained to a foreign exception."""
+
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
         try:
@@ -154,6 +157,7 @@ def _scrubbed(method):
         except errors.PanelError as error:
             token = getattr(self, "_token", None)  # not set yet when the token itself was refused
             raise error.scrub(token.reveal() if token is not None else None) from None
+
     return wrapper
 
 
@@ -175,19 +179,33 @@ class PanelClient(object):
     """
 
     @_scrubbed
-    def __init__(self, base_url, api_token, api_variant="live", validate_certs=True,
-                 request_timeout=CONNECTION_DEFAULTS["request_timeout"], rate_limit=CONNECTION_DEFAULTS["rate_limit"],
-                 retry_timeout=CONNECTION_DEFAULTS["retry_timeout"], allow_insecure_http=False, *,
-                 session=None, clock=None, budget=None):
+    def __init__(
+        self,
+        base_url,
+        api_token,
+        api_variant="live",
+        validate_certs=True,
+        request_timeout=CONNECTION_DEFAULTS["request_timeout"],
+        rate_limit=CONNECTION_DEFAULTS["rate_limit"],
+        retry_timeout=CONNECTION_DEFAULTS["retry_timeout"],
+        allow_insecure_http=False,
+        *,
+        session=None,
+        clock=None,
+        budget=None,
+    ):
         if not HAS_REQUESTS:
-            raise errors.PanelError("The Python library requests is required by gamepanel.panel; install it "
-                                    "on the controller (pip install requests).")
+            raise errors.PanelError(
+                "The Python library requests is required by gamepanel.panel; install it "
+                "on the controller (pip install requests)."
+            )
         self._token = _Secret(_clean_token(api_token))
         try:
             self.variant = VARIANTS[api_variant]
         except KeyError:
             raise errors.PanelVariantError(
-                "Unknown api_variant %r: use live (the released API) or planned." % (api_variant,)) from None
+                "Unknown api_variant %r: use live (the released API) or planned." % (api_variant,)
+            ) from None
         self.api_variant = self.variant.name
         self.base_url = self._check_base_url(base_url)
         self.warnings = []
@@ -208,8 +226,9 @@ class PanelClient(object):
         if budget is None:
             budget = SharedBudget(self.state_key, rate_limit, clock=self.clock)
         self._budget = budget
-        self._retry = RetryPolicy(retry_timeout, clock=self.clock, budget=budget,
-                                  panel_address=urlsplit(self.base_url).netloc)
+        self._retry = RetryPolicy(
+            retry_timeout, clock=self.clock, budget=budget, panel_address=urlsplit(self.base_url).netloc
+        )
         self._deadline = None  # the Deadline of the enclosing deadline() block, if any
 
     def __repr__(self):
@@ -225,7 +244,8 @@ class PanelClient(object):
                 "base_url %s uses plain http to %s, which is not this machine: the API token would cross the "
                 "network unencrypted, so nothing was sent. Use the panel's https address. For a test panel on a "
                 "trusted network only, set allow_insecure_http: true (or GAMEPANEL_ALLOW_INSECURE_HTTP=true)."
-                % (self.base_url, parts.hostname))
+                % (self.base_url, parts.hostname)
+            )
         self.warnings.append(INSECURE_HTTP_WARNING)
 
     def _version_segment_doubt(self):
@@ -263,7 +283,8 @@ class PanelClient(object):
             raise errors.PanelError(errors.NO_BASE_URL_MESSAGE)
         problem = errors.PanelError(
             "base_url %r is not an http(s) URL of the API root (no query, no fragment), for example "
-            "https://panel.example.com/api/v1." % (base_url,))
+            "https://panel.example.com/api/v1." % (base_url,)
+        )
         try:
             parts = urlsplit(base_url.strip())
             if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
@@ -294,8 +315,9 @@ class PanelClient(object):
         if kind not in self.variant.subresources:
             raise errors.PanelVariantError(
                 "The %s API variant has no %s endpoint (GET /servers/{id}/%s); it offers %s only. "
-                "Use api_variant: live to read %s." % (self.api_variant, kind, kind,
-                                                       ", ".join(self.variant.subresources), kind))
+                "Use api_variant: live to read %s."
+                % (self.api_variant, kind, kind, ", ".join(self.variant.subresources), kind)
+            )
 
     @_scrubbed
     def list_servers(self):
@@ -308,10 +330,13 @@ class PanelClient(object):
             if url in seen_urls:
                 raise errors.PanelApiError(
                     "The panel's pagination of GET /servers came back to a page already read (%s); the client "
-                    "stopped instead of looping forever." % self._shown(url))
+                    "stopped instead of looping forever." % self._shown(url)
+                )
             if len(seen_urls) >= MAX_PAGES:
-                raise errors.PanelApiError("The panel's pagination of GET /servers did not end after %d pages; "
-                                           "the client stopped." % MAX_PAGES)
+                raise errors.PanelApiError(
+                    "The panel's pagination of GET /servers did not end after %d pages; "
+                    "the client stopped." % MAX_PAGES
+                )
             # The first URL is ours and exactly encoded; next-page links are the panel's.
             response, what = self._request("GET", url, exact=not seen_urls)
             seen_urls.add(url)
@@ -334,7 +359,9 @@ class PanelClient(object):
             raise errors.PanelApiError(
                 "The panel's answer to %s is not a server: an object with keys %s. "
                 "This does not look like the panel's API. %s"
-                % (what, _keys(raw), errors.check_base_url(self._base_url_hint)), server_id=server_id)
+                % (what, _keys(raw), errors.check_base_url(self._base_url_hint)),
+                server_id=server_id,
+            )
         server = _normalize(raw, what)
         if server["id"] is None:
             server["id"] = str(server_id)
@@ -344,8 +371,9 @@ class PanelClient(object):
     def get_subresource(self, server_id, kind):
         """The body of GET /servers/{id}/{kind}, as the panel gives it (None for an empty body)."""
         self.check_subresource(kind)
-        response, what = self._request("GET", self._url("servers", _server_segment(server_id), kind),
-                                       server_id=server_id)
+        response, what = self._request(
+            "GET", self._url("servers", _server_segment(server_id), kind), server_id=server_id
+        )
         return self._json(response, what, required=False)
 
     @_scrubbed
@@ -361,13 +389,19 @@ class PanelClient(object):
         if not self.supports(action):
             raise errors.PanelVariantError(
                 "The %s API variant cannot %s a server: it offers %s only (POST /servers/{id}/%s). "
-                "Use api_variant: live to start or stop servers." % (
-                    self.api_variant, action, " and ".join(self.variant.actions), self.variant.actions[0]),
-                server_id=server_id)
+                "Use api_variant: live to start or stop servers."
+                % (self.api_variant, action, " and ".join(self.variant.actions), self.variant.actions[0]),
+                server_id=server_id,
+            )
         segment, payload = self.variant.action_request(action)
         label = " (%s)" % action if payload is not None else ""
-        response, what = self._request("POST", self._url("servers", _server_segment(server_id), segment),
-                                       body=payload, server_id=server_id, label=label)
+        response, what = self._request(
+            "POST",
+            self._url("servers", _server_segment(server_id), segment),
+            body=payload,
+            server_id=server_id,
+            label=label,
+        )
         # The action is queued whatever the body says: an unreadable body must not turn
         # that success into a failure, which a caller might "fix" by queueing again.
         try:
@@ -383,7 +417,7 @@ class PanelClient(object):
     def _shown(self, url):
         """A URL as messages show it: the path under base_url, or the whole URL when elsewhere; long ones cut."""
         if url.startswith(self.base_url + "/"):
-            url = url[len(self.base_url):]
+            url = url[len(self.base_url) :]
         return errors.echoed(url, limit=2 * errors.MAX_ECHOED)
 
     def _request(self, method, url, body=None, server_id=None, label="", exact=True):
@@ -392,18 +426,27 @@ class PanelClient(object):
         ``exact``: the URL was built by ``_url`` and is sent byte for byte as built.
         """
         what = "%s %s%s" % (method, self._shown(url), label)
-        response = self._retry.send(method, lambda: self._exchange(method, url, body, exact), what, server_id,
-                                    deadline=self._deadline)
+        response = self._retry.send(
+            method, lambda: self._exchange(method, url, body, exact), what, server_id, deadline=self._deadline
+        )
         if 200 <= response.status_code < 300:
             return response, what
         if 300 <= response.status_code < 400:
             raise errors.PanelApiError(
                 "The panel answered %s with a redirect (HTTP %s to %s); actions are never sent to a redirected "
-                "address: set base_url to the final address of the API." % (
-                    what, response.status_code, response.headers.get("Location", "an unnamed location")),
-                status=response.status_code, server_id=server_id)
-        raise errors.error_from_response(response.status_code, response.reason, response.content, what,
-                                         server_id=server_id, base_url_hint=self._base_url_hint)
+                "address: set base_url to the final address of the API."
+                % (what, response.status_code, response.headers.get("Location", "an unnamed location")),
+                status=response.status_code,
+                server_id=server_id,
+            )
+        raise errors.error_from_response(
+            response.status_code,
+            response.reason,
+            response.content,
+            what,
+            server_id=server_id,
+            base_url_hint=self._base_url_hint,
+        )
 
     def _exchange(self, method, url, body, exact):
         """One HTTP exchange: returns a requests.Response or raises a requests exception."""
@@ -419,8 +462,9 @@ class PanelClient(object):
             prepared.url = url
         settings = self._session.merge_environment_settings(prepared.url, {}, None, self.validate_certs, None)
         # A redirected POST may turn into a GET or land elsewhere: only reads follow redirects.
-        response = self._session.send(prepared, timeout=self.request_timeout, allow_redirects=(method == "GET"),
-                                      **settings)
+        response = self._session.send(
+            prepared, timeout=self.request_timeout, allow_redirects=(method == "GET"), **settings
+        )
         observe = getattr(self._budget, "observe", None)  # the rate-limit headers (and 429s) correct the budget
         if observe is not None:
             observe(response.status_code, response.headers)
@@ -430,19 +474,27 @@ class PanelClient(object):
         """The decoded body; None for an empty body unless ``required``."""
         if not response.content or not response.content.strip():
             if required:
-                raise errors.PanelApiError("The panel answered %s with an empty body (HTTP %s); JSON was expected. "
-                                           "This does not look like the panel's API. %s"
-                                           % (what, response.status_code, errors.check_base_url(self._base_url_hint)),
-                                           status=response.status_code)
+                raise errors.PanelApiError(
+                    "The panel answered %s with an empty body (HTTP %s); JSON was expected. "
+                    "This does not look like the panel's API. %s"
+                    % (what, response.status_code, errors.check_base_url(self._base_url_hint)),
+                    status=response.status_code,
+                )
             return None
         is_json, value = errors.parse_json_body(response.content)
         if not is_json:
             raise errors.PanelTransportError(
                 "The panel answered %s with a body that is not JSON (HTTP %s, Content-Type %s, starting %r). "
-                "This does not look like the panel's API. %s" % (
-                    what, response.status_code, errors.excerpt(response.headers.get("Content-Type", "not given")),
-                    errors.excerpt(response.content), errors.check_base_url(self._base_url_hint)),
-                status=response.status_code)
+                "This does not look like the panel's API. %s"
+                % (
+                    what,
+                    response.status_code,
+                    errors.excerpt(response.headers.get("Content-Type", "not given")),
+                    errors.excerpt(response.content),
+                    errors.check_base_url(self._base_url_hint),
+                ),
+                status=response.status_code,
+            )
         return value
 
     def _next_page(self, body, response, current_url):
@@ -464,7 +516,8 @@ class PanelClient(object):
         if (here.scheme, here.netloc.lower()) != (there.scheme, there.netloc.lower()):
             raise errors.PanelApiError(
                 "The panel's next-page link points to another address (%s://%s); the client does not send "
-                "the API token there." % (there.scheme, there.netloc))
+                "the API token there." % (there.scheme, there.netloc)
+            )
         return url
 
 
@@ -479,8 +532,10 @@ def _server_list(body, what):
         lists = [value for value in body.values() if isinstance(value, list)]
         if len(lists) == 1:
             return lists[0]
-    raise errors.PanelApiError("The panel's answer to %s holds no list of servers (got %s). This does not look "
-                               "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url()))
+    raise errors.PanelApiError(
+        "The panel's answer to %s holds no list of servers (got %s). This does not look "
+        "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url())
+    )
 
 
 def _server_object(body, what):
@@ -491,8 +546,10 @@ def _server_object(body, what):
                 if isinstance(body.get(key), dict):
                     return body[key]
         return body
-    raise errors.PanelApiError("The panel's answer to %s is not a server object (got %s). This does not look "
-                               "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url()))
+    raise errors.PanelApiError(
+        "The panel's answer to %s is not a server object (got %s). This does not look "
+        "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url())
+    )
 
 
 def _looks_like_server(raw):

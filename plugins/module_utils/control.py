@@ -56,8 +56,20 @@ DEFAULTS = {
 }
 
 # The task parameters ControlRequest.from_params copies under their own name.
-_REQUEST_OPTIONS = ("wait", "wait_timeout", "poll_interval", "min_uptime", "max_players", "drain_timeout", "on_busy",
-                    "stopped_statuses", "only_if_status", "ignore_pending", "api_variant", "rate_limit")
+_REQUEST_OPTIONS = (
+    "wait",
+    "wait_timeout",
+    "poll_interval",
+    "min_uptime",
+    "max_players",
+    "drain_timeout",
+    "on_busy",
+    "stopped_statuses",
+    "only_if_status",
+    "ignore_pending",
+    "api_variant",
+    "rate_limit",
+)
 
 # Actions that take players off a server, and so honour max_players.
 PLAYER_GATED_ACTIONS = ("stop", "restart")
@@ -80,11 +92,24 @@ class ControlFailed(Exception):
 class ControlRequest:
     """What the user asked for (``problems()`` checks it); usually built from the module's parameters."""
 
-    def __init__(self, state, server_id=None, name=None, wait=DEFAULTS["wait"], wait_timeout=DEFAULTS["wait_timeout"],
-                 poll_interval=DEFAULTS["poll_interval"], min_uptime=None, max_players=None,
-                 drain_timeout=DEFAULTS["drain_timeout"], on_busy=DEFAULTS["on_busy"],
-                 stopped_statuses=DEFAULTS["stopped_statuses"], only_if_status=None, ignore_pending=DEFAULTS["ignore_pending"],
-                 api_variant="live", rate_limit=120):
+    def __init__(
+        self,
+        state,
+        server_id=None,
+        name=None,
+        wait=DEFAULTS["wait"],
+        wait_timeout=DEFAULTS["wait_timeout"],
+        poll_interval=DEFAULTS["poll_interval"],
+        min_uptime=None,
+        max_players=None,
+        drain_timeout=DEFAULTS["drain_timeout"],
+        on_busy=DEFAULTS["on_busy"],
+        stopped_statuses=DEFAULTS["stopped_statuses"],
+        only_if_status=None,
+        ignore_pending=DEFAULTS["ignore_pending"],
+        api_variant="live",
+        rate_limit=120,
+    ):
         self.state = state
         self.server_id = server_id
         self.name = name
@@ -211,7 +236,9 @@ class ServerControl:
     consulted by the decision and written by the record, send and confirm steps.
     """
 
-    def __init__(self, client, request, check_mode=False, diff=False, status_reads=None, before_reads=None, ledger=None):
+    def __init__(
+        self, client, request, check_mode=False, diff=False, status_reads=None, before_reads=None, ledger=None
+    ):
         self.client = client
         self.status_reads = status_reads  # a SharedStatusReads, or None: every wait read is a GET
         self.before_reads = before_reads  # a SharedStatusReads, or None: the read before queueing is a GET
@@ -270,9 +297,11 @@ class ServerControl:
             self.fail(" ".join(problems))
         action = self.request.action
         if not self.client.supports(action):
-            self.fail("The %s API variant (api_variant=%s) has no %s action: it can only restart servers. "
-                      "Use state=restarted, or api_variant=live for state=%s."
-                      % (self.request.api_variant, self.request.api_variant, action, self.request.state))
+            self.fail(
+                "The %s API variant (api_variant=%s) has no %s action: it can only restart servers. "
+                "Use state=restarted, or api_variant=live for state=%s."
+                % (self.request.api_variant, self.request.api_variant, action, self.request.state)
+            )
 
     # -- read --------------------------------------------------------------------------------
 
@@ -297,7 +326,9 @@ class ServerControl:
         except ValueError as error:
             self.fail(str(error))
         if server.get("id") is None:
-            self.fail("The panel lists a server named %r without an id, so it cannot be controlled." % self.request.name)
+            self.fail(
+                "The panel lists a server named %r without an id, so it cannot be controlled." % self.request.name
+            )
         return TimedRead(server, started, finished)
 
     def get(self, server_id):
@@ -406,14 +437,23 @@ class ServerControl:
             # As in the wait after queueing, retries inside a read stop at drain_timeout, and a read
             # that could not be made (None) leaves the decision to the last read that was.
             with self.client.deadline(request.drain_timeout, "drain_timeout=%g s" % request.drain_timeout):
-                poll_until(self.clock, lambda: self.read_despite_outage(self.read_again),
-                           lambda server: server is not None and decide_on_read(request, server)[1] != HELD_BY_PLAYERS,
-                           request.drain_timeout, request.poll_interval, self.ceiling)
+                poll_until(
+                    self.clock,
+                    lambda: self.read_despite_outage(self.read_again),
+                    lambda server: server is not None and decide_on_read(request, server)[1] != HELD_BY_PLAYERS,
+                    request.drain_timeout,
+                    request.poll_interval,
+                    self.ceiling,
+                )
             action, held_by = decide_on_read(request, self.server)
             drained = True
         if held_by == HELD_BY_STATUS:
             self.skipped_reason = "%s has status %s, not one of only_if_status (%s): no %s sent." % (
-                describe(self.server), status_of(self.server), ", ".join(request.only_if_status), action)
+                describe(self.server),
+                status_of(self.server),
+                ", ".join(request.only_if_status),
+                action,
+            )
             return None
         if held_by == HELD_BY_PLAYERS:
             reason = self.busy_reason(drained)
@@ -428,11 +468,20 @@ class ServerControl:
         players = players_of(self.server)
         if players is None:
             reason = "%s reports no player count, so max_players (%d) cannot be confirmed." % (
-                describe(self.server), request.max_players)
+                describe(self.server),
+                request.max_players,
+            )
         else:
             reason = "%s has %d players online, more than max_players (%d)" % (
-                describe(self.server), players, request.max_players)
-            reason += (" after waiting drain_timeout (%s s) for players to leave." % request.drain_timeout) if drained else "."
+                describe(self.server),
+                players,
+                request.max_players,
+            )
+            reason += (
+                (" after waiting drain_timeout (%s s) for players to leave." % request.drain_timeout)
+                if drained
+                else "."
+            )
         if drained and self.read_failure is not None:
             reason += self.last_read_failed()
         if self.check_mode and request.drain_timeout > 0:
@@ -449,8 +498,9 @@ class ServerControl:
         """
         if self.ledger is None:
             return True, None
-        entry, standing = self.ledger.claim(self.server["id"], self.action, pending.before_of(self.last),
-                                            replace=self.request.ignore_pending)
+        entry, standing = self.ledger.claim(
+            self.server["id"], self.action, pending.before_of(self.last), replace=self.request.ignore_pending
+        )
         self.entry = entry
         return entry is not None, standing
 
@@ -499,16 +549,24 @@ class ServerControl:
         if convergence.moved:
             self.mark(QUEUED)  # the agent acted: the panel had it
             return
-        self.fail("%s The server read back shows no change yet (status %s); check it before running this again."
-                  % (self.ambiguous_message(ambiguous), status_of(self.server)), ambiguous)
+        self.fail(
+            "%s The server read back shows no change yet (status %s); check it before running this again."
+            % (self.ambiguous_message(ambiguous), status_of(self.server)),
+            ambiguous,
+        )
 
     def poll(self, convergence):
         """Read until ``convergence`` holds or wait_timeout runs out; retries inside a read stop with the wait."""
         timeout = self.request.wait_timeout
         with self.client.deadline(timeout, "wait_timeout=%g s" % timeout):
-            return poll_until(self.clock, self.read_for_wait,
-                              lambda server: server is not None and convergence.observe(server, self.last.started),
-                              timeout, self.request.poll_interval, self.ceiling)
+            return poll_until(
+                self.clock,
+                self.read_for_wait,
+                lambda server: server is not None and convergence.observe(server, self.last.started),
+                timeout,
+                self.request.poll_interval,
+                self.ceiling,
+            )
 
     def wait_for(self, convergence, ambiguous):
         self.converged = False
@@ -516,17 +574,23 @@ class ServerControl:
         try:
             outcome = self.poll(convergence)
         except PanelError as error:
-            self.fail("The %s of %s was sent, but reading the server back failed: %s The module did not send it again."
-                      % (self.action, describe(self.before), self.explain_panel_error(error)), error)
+            self.fail(
+                "The %s of %s was sent, but reading the server back failed: %s The module did not send it again."
+                % (self.action, describe(self.before), self.explain_panel_error(error)),
+                error,
+            )
         self.converged = outcome.done
         if outcome.done:
             self.mark(DONE)
             return
         unread = self.last_read_failed() if self.read_failure is not None else ""
         if ambiguous is not None:
-            self.fail("%s Within wait_timeout (%s s) the server did not show it applied (last status seen: %s); "
-                      "check it before running this again.%s"
-                      % (self.ambiguous_message(ambiguous), timeout, status_of(self.server), unread), ambiguous)
+            self.fail(
+                "%s Within wait_timeout (%s s) the server did not show it applied (last status seen: %s); "
+                "check it before running this again.%s"
+                % (self.ambiguous_message(ambiguous), timeout, status_of(self.server), unread),
+                ambiguous,
+            )
         self.fail(self.timeout_message(convergence) + unread, self.read_failure)
 
     def follow(self, entry):
@@ -541,17 +605,24 @@ class ServerControl:
         try:
             outcome = self.poll(pending.convergence_for(entry, self.request.stopped_statuses))
         except PanelError as error:
-            self.fail("%s Reading the server failed: %s Nothing new was sent."
-                      % (pending.pending_sentence(entry, label), self.explain_panel_error(error)), error)
+            self.fail(
+                "%s Reading the server failed: %s Nothing new was sent."
+                % (pending.pending_sentence(entry, label), self.explain_panel_error(error)),
+                error,
+            )
         self.converged = outcome.done
         if outcome.done:
             if self.ledger is not None:
                 self.ledger.mark(entry, DONE)
-            self.message = "%s A read now shows it applied. Nothing new was sent." % pending.pending_sentence(entry, label)
+            self.message = "%s A read now shows it applied. Nothing new was sent." % pending.pending_sentence(
+                entry, label
+            )
             return self.result()
         unread = self.last_read_failed() if self.read_failure is not None else ""
-        self.fail(pending.pending_timeout_message(entry, label, self.request.wait_timeout, status_of(self.server)) + unread,
-                  self.read_failure)
+        self.fail(
+            pending.pending_timeout_message(entry, label, self.request.wait_timeout, status_of(self.server)) + unread,
+            self.read_failure,
+        )
 
     def last_read_failed(self):
         return " The last read failed: %s" % self.explain_panel_error(self.read_failure)
@@ -564,13 +635,16 @@ class ServerControl:
         else:
             again = "running this again before then would queue a second %s" % action
         if not convergence.moved:
-            return ("The %s of %s is queued, not yet applied: the agent has not checked in within wait_timeout (%s s). "
-                    "The panel runs it when the agent next checks in; the module did not queue it again "
-                    "(%s). Last status seen: %s."
-                    % (action, label, timeout, again, last))
-        return ("The %s of %s was queued and the server moved from status %s to %s, but it did not reach %s "
-                "within wait_timeout (%s s). Last status seen: %s. The module did not queue it again."
-                % (action, label, convergence.before_status, last, convergence.target(), timeout, last))
+            return (
+                "The %s of %s is queued, not yet applied: the agent has not checked in within wait_timeout (%s s). "
+                "The panel runs it when the agent next checks in; the module did not queue it again "
+                "(%s). Last status seen: %s." % (action, label, timeout, again, last)
+            )
+        return (
+            "The %s of %s was queued and the server moved from status %s to %s, but it did not reach %s "
+            "within wait_timeout (%s s). Last status seen: %s. The module did not queue it again."
+            % (action, label, convergence.before_status, last, convergence.target(), timeout, last)
+        )
 
     def ambiguous_message(self, error):
         """What happened to an ambiguous POST, said once: may be queued, not confirmed, not resent."""
@@ -578,8 +652,12 @@ class ServerControl:
             lost = "the answer to %s was lost (%s)" % (error.what, error.cause)
         else:
             lost = self.explain_panel_error(error)
-        return ("The %s of %s may already be queued, not confirmed: %s. It was not sent again, to avoid a second %s."
-                % (self.action, describe(self.before), lost.rstrip("."), self.action))
+        return "The %s of %s may already be queued, not confirmed: %s. It was not sent again, to avoid a second %s." % (
+            self.action,
+            describe(self.before),
+            lost.rstrip("."),
+            self.action,
+        )
 
     # -- results -------------------------------------------------------------------------
 
@@ -626,5 +704,12 @@ def run_control(client, request, check_mode=False, diff=False, status_reads=None
     same object) the read before queueing; without them every such read is a GET.
     ``ledger`` (a Ledger) remembers what was queued across runs; without it nothing is.
     """
-    return ServerControl(client, request, check_mode=check_mode, diff=diff, status_reads=status_reads,
-                         before_reads=before_reads, ledger=ledger).run()
+    return ServerControl(
+        client,
+        request,
+        check_mode=check_mode,
+        diff=diff,
+        status_reads=status_reads,
+        before_reads=before_reads,
+        ledger=ledger,
+    ).run()

@@ -120,5 +120,8 @@ class Convergence:
         if self.request.state == "stopped":
             return "a stopped status (%s)" % ", ".join(self.request.stopped_statuses)
         if self.before_status == ONLINE and self.before_uptime is not None:
-            return "status %s with an uptime that restarted after the %s s read before queueing" % (ONLINE, self.before_uptime)
+            return "status %s with an uptime that restarted after the %s s read before queueing" % (
+                ONLINE,
+                self.before_uptime,
+            )
         return "status %s after going down" % ONLINE

@@ -22,10 +22,14 @@ import json
 REDACTED = "<redacted>"
 
 # Missing connection settings, said the same way by the client and the inventory plugin.
-NO_TOKEN_MESSAGE = ("No API token was given: set api_token or the GAMEPANEL_API_TOKEN environment variable. "
-                    "Create a token in the panel under Settings \u2192 API tokens.")
-NO_BASE_URL_MESSAGE = ("No base_url was given: set base_url or the GAMEPANEL_BASE_URL environment variable to the API "
-                       "root including the version segment, for example https://panel.example.com/api/v1.")
+NO_TOKEN_MESSAGE = (
+    "No API token was given: set api_token or the GAMEPANEL_API_TOKEN environment variable. "
+    "Create a token in the panel under Settings \u2192 API tokens."
+)
+NO_BASE_URL_MESSAGE = (
+    "No base_url was given: set base_url or the GAMEPANEL_BASE_URL environment variable to the API "
+    "root including the version segment, for example https://panel.example.com/api/v1."
+)
 
 # Keys under which error bodies commonly keep their human sentence, most specific first.
 _MESSAGE_KEYS = ("message", "detail", "error_description", "title", "msg", "description", "reason")
@@ -140,7 +144,7 @@ def echoed(value, limit=MAX_ECHOED):
 def excerpt(body, limit=MAX_EXCERPT):
     """The start of a raw body, on one line, at most ``limit`` characters (for answers that are not the panel's JSON)."""
     if isinstance(body, bytes):
-        body = body[:limit * 4].decode("utf-8", errors="replace")
+        body = body[: limit * 4].decode("utf-8", errors="replace")
     text = " ".join(str(body or "").split())
     return text if len(text) <= limit else text[:limit].rstrip() + "..."
 
@@ -171,8 +175,10 @@ def looks_like_panel_error(body):
 
 def check_base_url(base_url_hint=None):
     """The advice sentence when an answer does not look like the panel's API."""
-    advice = ("Check base_url: it must be the API root including the version segment, "
-              "for example https://panel.example.com/api/v1")
+    advice = (
+        "Check base_url: it must be the API root including the version segment, "
+        "for example https://panel.example.com/api/v1"
+    )
     return advice + (" (%s)." % base_url_hint if base_url_hint else ".")
 
 
@@ -225,7 +231,7 @@ def _shorten(text):
     if text is None:
         return None
     if len(text) > _MAX_QUOTED:
-        return text[:_MAX_QUOTED - 3].rstrip() + "..."
+        return text[: _MAX_QUOTED - 3].rstrip() + "..."
     return text
 
 
@@ -255,47 +261,69 @@ def error_from_response(status, reason, body, what, server_id=None, retry_note="
         return PanelNotFoundError(
             "The panel answered HTTP 404 for %s%s. This does not look like the panel's API. %s"
             % (what, said, check_base_url(base_url_hint)),
-            status=status, server_id=server_id)
+            status=status,
+            server_id=server_id,
+        )
     if status == 401:
         return PanelAuthError(
             "The panel rejected the API token for %s (HTTP 401%s): the token is missing, invalid or revoked. "
             "Create a new token in the panel under Settings → API tokens and pass it as api_token "
             "or in the GAMEPANEL_API_TOKEN environment variable." % (what, said),
-            status=status, server_id=server_id)
+            status=status,
+            server_id=server_id,
+        )
     if status == 403:
         return PanelForbiddenError(
             "The panel refused %s (HTTP 403%s). Possible causes: the token is read-only (actions need a token "
             "with the control scope, servers:control), the token's user is not an owner or admin of the account, "
             "or the account's plan has no API access (the Starter plan has none; Pro and Team have)." % (what, said),
-            status=status, server_id=server_id)
+            status=status,
+            server_id=server_id,
+        )
     if status == 402:
         return PanelPaymentError(
             "The panel refused %s because the account's plan is unpaid (HTTP 402%s). "
             "Settle the plan's billing in the panel; the request was not retried." % (what, said),
-            status=status, server_id=server_id)
+            status=status,
+            server_id=server_id,
+        )
     if status == 404 and server_id is not None:
         return PanelNotFoundError(
             "Server '%s' was not found (HTTP 404 for %s%s): no server with this id is visible "
             "to the token's account." % (echoed(server_id), what, said),
-            status=status, server_id=server_id)
+            status=status,
+            server_id=server_id,
+        )
     if status == 404:
-        return PanelNotFoundError("The panel answered HTTP 404 for %s%s. %s" % (what, said, check_base_url()),
-                                  status=status, server_id=server_id)
+        return PanelNotFoundError(
+            "The panel answered HTTP 404 for %s%s. %s" % (what, said, check_base_url()),
+            status=status,
+            server_id=server_id,
+        )
     if status == 429:
         return PanelRateLimitError(
             "The panel's rate limit is still exceeded (HTTP 429 for %s%s)%s. Set rate_limit to the plan's "
             "limit (Pro 120, Team 600 requests per minute per token), run fewer forks, "
             "or raise retry_timeout." % (what, said, retry_note),
-            status=status, server_id=server_id)
+            status=status,
+            server_id=server_id,
+        )
     reason_text = (" " + reason) if reason else ""
     advice = ""
     if foreign:
-        advice = (" " + check_base_url(base_url_hint)) if status < 500 else (
-            " This answer does not look like the panel's API: a proxy or web server in between answered, "
-            "or base_url points elsewhere.")
+        advice = (
+            (" " + check_base_url(base_url_hint))
+            if status < 500
+            else (
+                " This answer does not look like the panel's API: a proxy or web server in between answered, "
+                "or base_url points elsewhere."
+            )
+        )
     return PanelApiError(
         "The panel answered HTTP %s%s for %s%s%s.%s" % (status, reason_text, what, said, retry_note, advice),
-        status=status, server_id=server_id)
+        status=status,
+        server_id=server_id,
+    )
 
 
 def http_cause(status, body):
@@ -315,15 +343,19 @@ def ambiguous_error(what, cause, server_id=None, status=None):
         "%s may have been accepted by the panel, whose answer was lost (%s). The action may already be queued, "
         "so it was not sent again; check the server (for example with gamepanel.panel.server_info) "
         "before retrying." % (what, cause),
-        status=status, server_id=server_id, what=what, cause=cause)
+        status=status,
+        server_id=server_id,
+        what=what,
+        cause=cause,
+    )
     return error
 
 
 def transport_error(what, cause, retry_note="", server_id=None):
     """The PanelTransportError for a request that got no usable answer."""
     return PanelTransportError(
-        "%s failed without an answer from the panel: %s%s." % (what, cause, retry_note),
-        server_id=server_id)
+        "%s failed without an answer from the panel: %s%s." % (what, cause, retry_note), server_id=server_id
+    )
 
 
 def transient(error):

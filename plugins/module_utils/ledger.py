@@ -89,9 +89,14 @@ def merged_entries(*lists):
 
 
 def _valid(entry):
-    return (isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("action"), str)
-            and entry.get("state") in STATES and isinstance(entry.get("queued_at"), (int, float))
-            and not isinstance(entry.get("queued_at"), bool))
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("id"), str)
+        and isinstance(entry.get("action"), str)
+        and entry.get("state") in STATES
+        and isinstance(entry.get("queued_at"), (int, float))
+        and not isinstance(entry.get("queued_at"), bool)
+    )
 
 
 class Ledger(object):
@@ -113,8 +118,12 @@ class Ledger(object):
     @classmethod
     def for_client(cls, client, horizon=None, directory=None):
         """The ledger of ``client``'s token and panel, in the state directory the rate budget uses."""
-        return cls(StateFiles(client.state_key, directory), "%s %s" % (client.api_variant, client.base_url),
-                   client.clock, horizon)
+        return cls(
+            StateFiles(client.state_key, directory),
+            "%s %s" % (client.api_variant, client.base_url),
+            client.clock,
+            horizon,
+        )
 
     # -- reading -------------------------------------------------------------------------
 
@@ -158,8 +167,16 @@ class Ledger(object):
         read the decision rested on (status, uptime and when it was read).
         """
         now = self.clock.time()
-        entry = {"id": server_id, "action": action, "panel": self.panel, "queued_at": now, "updated_at": now,
-                 "state": SENDING, "before": before or {}, "owner": "%s@%s" % (os.getpid(), _hostname())}
+        entry = {
+            "id": server_id,
+            "action": action,
+            "panel": self.panel,
+            "queued_at": now,
+            "updated_at": now,
+            "state": SENDING,
+            "before": before or {},
+            "owner": "%s@%s" % (os.getpid(), _hostname()),
+        }
         key = entry_key(self.panel, server_id, action)
 
         def change(document):
@@ -206,11 +223,16 @@ class Ledger(object):
 
     def forget(self, server_id, action=None):
         """Remove the entries of ``server_id`` (only ``action``'s when given); returns how many were removed."""
+
         def change(document):
             entries = self._pruned(document, self.clock.time())
-            doomed = [key for key, entry in entries.items()
-                      if entry.get("panel") == self.panel and entry.get("id") == server_id
-                      and (action is None or entry.get("action") == action)]
+            doomed = [
+                key
+                for key, entry in entries.items()
+                if entry.get("panel") == self.panel
+                and entry.get("id") == server_id
+                and (action is None or entry.get("action") == action)
+            ]
             for key in doomed:
                 del entries[key]
             return len(doomed)
@@ -224,8 +246,11 @@ class Ledger(object):
         that is not an entry are ignored.
         """
         now = self.clock.time()
-        incoming = [dict(entry) for entry in (entries or []) if _valid(entry) and entry.get("panel") == self.panel
-                    and not self._expired(entry, now)]
+        incoming = [
+            dict(entry)
+            for entry in (entries or [])
+            if _valid(entry) and entry.get("panel") == self.panel and not self._expired(entry, now)
+        ]
 
         def change(document):
             current = self._pruned(document, now)

@@ -28,13 +28,18 @@ def panel_argument_spec():
     return dict(
         api_token=dict(type="str", no_log=True, fallback=(env_fallback, ["GAMEPANEL_API_TOKEN"])),
         base_url=dict(type="str", fallback=(env_fallback, ["GAMEPANEL_BASE_URL"])),
-        api_variant=dict(type="str", choices=["live", "planned"], default="live",
-                         fallback=(env_fallback, ["GAMEPANEL_API_VARIANT"])),
+        api_variant=dict(
+            type="str", choices=["live", "planned"], default="live", fallback=(env_fallback, ["GAMEPANEL_API_VARIANT"])
+        ),
         validate_certs=dict(type="bool", default=True),
         request_timeout=dict(type="float", default=CONNECTION_DEFAULTS["request_timeout"]),
-        rate_limit=dict(type="int", default=CONNECTION_DEFAULTS["rate_limit"], fallback=(env_fallback, ["GAMEPANEL_RATE_LIMIT"])),
+        rate_limit=dict(
+            type="int", default=CONNECTION_DEFAULTS["rate_limit"], fallback=(env_fallback, ["GAMEPANEL_RATE_LIMIT"])
+        ),
         retry_timeout=dict(type="float", default=CONNECTION_DEFAULTS["retry_timeout"]),
-        allow_insecure_http=dict(type="bool", default=False, fallback=(env_fallback, ["GAMEPANEL_ALLOW_INSECURE_HTTP"])),
+        allow_insecure_http=dict(
+            type="bool", default=False, fallback=(env_fallback, ["GAMEPANEL_ALLOW_INSECURE_HTTP"])
+        ),
     )
 
 

@@ -22,7 +22,13 @@ from __future__ import annotations
 
 import time
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import Convergence, Goal, TimedRead, status_of, uptime_of
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import (
+    Convergence,
+    Goal,
+    TimedRead,
+    status_of,
+    uptime_of,
+)
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import (
     DONE,
     MAY_BE_QUEUED,
@@ -34,22 +40,29 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import (
 
 STATE_FOR_ACTION = {"start": "started", "stop": "stopped", "restart": "restarted"}
 
-HOW_TO_CLEAR = ("Once the agent is back or the server was checked, set ignore_pending: true to send it anyway, "
-                "or delete this token's .ledger file in the state directory.")
+HOW_TO_CLEAR = (
+    "Once the agent is back or the server was checked, set ignore_pending: true to send it anyway, "
+    "or delete this token's .ledger file in the state directory."
+)
 
 
 def before_of(read):
     """What an entry keeps of the read its decision rested on (a TimedRead): never more than status and uptime."""
-    return {"status": status_of(read.server), "uptime_seconds": uptime_of(read.server),
-            "read_started": read.started, "read_at": read.finished}
+    return {
+        "status": status_of(read.server),
+        "uptime_seconds": uptime_of(read.server),
+        "read_started": read.started,
+        "read_at": read.finished,
+    }
 
 
 def convergence_for(entry, stopped_statuses):
     """A Convergence judging reads against the read ``entry``'s decision rested on."""
     before = entry.get("before") or {}
     goal = Goal(STATE_FOR_ACTION.get(entry["action"], "restarted"), tuple(stopped_statuses))
-    return Convergence(goal, {"status": before.get("status"), "uptime_seconds": before.get("uptime_seconds")},
-                       before.get("read_at"))
+    return Convergence(
+        goal, {"status": before.get("status"), "uptime_seconds": before.get("uptime_seconds")}, before.get("read_at")
+    )
 
 
 def proves(entry, read, stopped_statuses):
@@ -130,7 +143,12 @@ def why_open(entry):
 
 def pending_sentence(entry, label):
     return "A %s of %s was queued at %s (ledger state %s: %s)." % (
-        entry["action"], label, when(entry["queued_at"]), entry["state"], why_open(entry))
+        entry["action"],
+        label,
+        when(entry["queued_at"]),
+        entry["state"],
+        why_open(entry),
+    )
 
 
 def pending_message(entry, label):
@@ -139,20 +157,25 @@ def pending_message(entry, label):
 
 
 def pending_timeout_message(entry, label, timeout, last_status):
-    return ("%s Within wait_timeout (%s s) no read showed it applied (last status seen: %s). Nothing new was sent. %s"
-            % (pending_sentence(entry, label), timeout, last_status, HOW_TO_CLEAR))
+    return (
+        "%s Within wait_timeout (%s s) no read showed it applied (last status seen: %s). Nothing new was sent. %s"
+        % (pending_sentence(entry, label), timeout, last_status, HOW_TO_CLEAR)
+    )
 
 
 def recent_restart_message(entry, label, min_uptime):
-    return ("A restart of %s was queued at %s (ledger state %s), less than min_uptime (%s s) ago: it counts as the "
-            "restart, whatever uptime the panel still reports. Nothing new was sent."
-            % (label, when(entry["queued_at"]), entry["state"], min_uptime))
+    return (
+        "A restart of %s was queued at %s (ledger state %s), less than min_uptime (%s s) ago: it counts as the "
+        "restart, whatever uptime the panel still reports. Nothing new was sent."
+        % (label, when(entry["queued_at"]), entry["state"], min_uptime)
+    )
 
 
 def other_pending_message(entries, action, label):
     """What a run that sent ``action`` says about open entries of other actions."""
-    described = ", ".join("a %s queued at %s (%s)" % (entry["action"], when(entry["queued_at"]), entry["state"])
-                          for entry in entries)
+    described = ", ".join(
+        "a %s queued at %s (%s)" % (entry["action"], when(entry["queued_at"]), entry["state"]) for entry in entries
+    )
     return "The %s of %s was sent as asked; the ledger still held %s." % (action, label, described)
 
 

@@ -149,7 +149,7 @@ class SharedBudget(object):
             foreign = (self.rate_limit - len(stamps)) - max(0, remaining)
             ages_out = now + (reset if reset is not None else WINDOW_SECONDS)
             stamps.extend([ages_out - COUNTED_SECONDS] * max(0, foreign))
-        budget["stamps"] = sorted(stamps)[-self.rate_limit:]
+        budget["stamps"] = sorted(stamps)[-self.rate_limit :]
 
     def _change(self, rule):
         """Apply ``rule`` to the shared document, or to this process's own when sharing is off."""
@@ -170,8 +170,9 @@ def _recent(stamps, now):
     from a clock set back: dropping them avoids waiting for an hour."""
     if not isinstance(stamps, list):
         return []
-    return sorted(stamp for stamp in stamps
-                  if isinstance(stamp, (int, float)) and now - COUNTED_SECONDS < stamp <= now + 1.0)
+    return sorted(
+        stamp for stamp in stamps if isinstance(stamp, (int, float)) and now - COUNTED_SECONDS < stamp <= now + 1.0
+    )
 
 
 _COMBINED_FIELD = re.compile(r"(remaining|reset)\s*=\s*([0-9.]+)", re.IGNORECASE)

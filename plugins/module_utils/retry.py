@@ -121,8 +121,10 @@ def nothing_was_sent(exc):
     """
     if isinstance(exc, requests.exceptions.ConnectTimeout):
         return True
-    return any(isinstance(current, (NewConnectionError, ConnectTimeoutError, ConnectionRefusedError))
-               for current, _linked in _causes(exc))
+    return any(
+        isinstance(current, (NewConnectionError, ConnectTimeoutError, ConnectionRefusedError))
+        for current, _linked in _causes(exc)
+    )
 
 
 def _causes(exc):
@@ -150,9 +152,10 @@ def describe_failure(exc, panel_address=None):
     """A short phrase for a requests exception (the caller scrubs the token from it)."""
     where = " at %s" % panel_address if panel_address else ""
     if isinstance(exc, requests.exceptions.SSLError):
-        return ("the TLS connection to the panel%s failed (%s); if the panel's certificate is not trusted by this "
-                "system, install its CA, or for a test panel only set validate_certs: false"
-                % (where, _root_cause(exc)))
+        return (
+            "the TLS connection to the panel%s failed (%s); if the panel's certificate is not trusted by this "
+            "system, install its CA, or for a test panel only set validate_certs: false" % (where, _root_cause(exc))
+        )
     if isinstance(exc, requests.exceptions.ConnectTimeout):
         return "the connection to the panel%s was not established within request_timeout" % where
     if isinstance(exc, requests.exceptions.ReadTimeout):
@@ -184,8 +187,10 @@ def _is_transient(exc):
     """A connection-level failure worth trying again (for a GET)."""
     if isinstance(exc, requests.exceptions.SSLError):
         return False
-    return isinstance(exc, (requests.exceptions.ConnectionError, requests.exceptions.Timeout,
-                            requests.exceptions.ChunkedEncodingError))
+    return isinstance(
+        exc,
+        (requests.exceptions.ConnectionError, requests.exceptions.Timeout, requests.exceptions.ChunkedEncodingError),
+    )
 
 
 class Deadline(object):
@@ -246,8 +251,9 @@ class RetryPolicy(object):
                 return response
             remaining = limit - self.clock.monotonic()
             if delay > remaining:
-                raise errors.transient(self._give_up(is_read, retries, delay, remaining, budget_name,
-                                                     response, failure, what, server_id))
+                raise errors.transient(
+                    self._give_up(is_read, retries, delay, remaining, budget_name, response, failure, what, server_id)
+                )
             self.clock.sleep(delay)
             self._count_wait(delay)
             retries += 1
@@ -260,9 +266,13 @@ class RetryPolicy(object):
             return
         waited = self.budget.acquire(max_wait=deadline.left())
         if waited is None:
-            raise errors.transient(errors.PanelRateLimitError(
-                "%s was not sent: the shared rate budget of this token (rate_limit) had no free request "
-                "before %s ran out." % (what, deadline.option), server_id=server_id))
+            raise errors.transient(
+                errors.PanelRateLimitError(
+                    "%s was not sent: the shared rate budget of this token (rate_limit) had no free request "
+                    "before %s ran out." % (what, deadline.option),
+                    server_id=server_id,
+                )
+            )
         self._count_wait(waited)
 
     def _retry_delay(self, is_read, retries, response, failure, what, server_id):
@@ -275,8 +285,9 @@ class RetryPolicy(object):
             return max(MIN_DELAY, backoff_delay(retries, self.rng))
         status = response.status_code
         if status >= 500 and not is_read:
-            raise errors.ambiguous_error(what, errors.http_cause(status, response.content),
-                                         server_id=server_id, status=status)
+            raise errors.ambiguous_error(
+                what, errors.http_cause(status, response.content), server_id=server_id, status=status
+            )
         if status == 429 or status >= 500:
             delay = parse_retry_after(response.headers.get("Retry-After"), self.clock.time())
             if delay is None:
@@ -286,12 +297,17 @@ class RetryPolicy(object):
 
     def _give_up(self, is_read, retries, delay, remaining, budget_name, response, failure, what, server_id):
         """The error reported when the next retry would end past the deadline."""
-        note = (" (gave up after %d %s: the next attempt was due in %.1f s, but only %.1f s of "
-                "%s were left)"
-                % (retries, "retry" if retries == 1 else "retries", delay, max(0.0, remaining), budget_name))
+        note = " (gave up after %d %s: the next attempt was due in %.1f s, but only %.1f s of %s were left)" % (
+            retries,
+            "retry" if retries == 1 else "retries",
+            delay,
+            max(0.0, remaining),
+            budget_name,
+        )
         if failure is None:
-            return errors.error_from_response(response.status_code, response.reason, response.content, what,
-                                              server_id=server_id, retry_note=note)
+            return errors.error_from_response(
+                response.status_code, response.reason, response.content, what, server_id=server_id, retry_note=note
+            )
         cause = describe_failure(failure, self.panel_address)
         if not is_read:  # a POST is only retried when it never left, so none was received
             cause += "; the request never reached the panel, so nothing was queued"

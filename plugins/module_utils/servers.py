@@ -118,8 +118,10 @@ def find_server_by_name(servers, name):
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise ValueError("%d servers are named %r: %s. Select one by id." % (
-            len(matches), echoed(name), ", ".join(describe(server) for server in matches)))
+        raise ValueError(
+            "%d servers are named %r: %s. Select one by id."
+            % (len(matches), echoed(name), ", ".join(describe(server) for server in matches))
+        )
     if not servers:
         raise ValueError("No server is named %r: this token sees no servers at all." % echoed(name))
     folded = name.lower()

@@ -155,7 +155,7 @@ def _sync_directory(directory):
 def _write_all(fd, data):
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def _read_all(fd):

@@ -44,8 +44,12 @@ class TaskSpec(object):
 
     def module_kwargs(self):
         """The keyword arguments AnsibleModule takes for this spec."""
-        return dict(argument_spec=self.argument_spec, mutually_exclusive=self.mutually_exclusive,
-                    required_one_of=self.required_one_of, supports_check_mode=True)
+        return dict(
+            argument_spec=self.argument_spec,
+            mutually_exclusive=self.mutually_exclusive,
+            required_one_of=self.required_one_of,
+            supports_check_mode=True,
+        )
 
 
 def _server_control_spec():
@@ -107,8 +111,9 @@ def server_control(params, check_mode=False, diff=False, carried=None):
     shared = SharedStatusReads.for_client(client, params["rate_limit"])
     shared.join()
     try:
-        result = run_control(client, request, check_mode=check_mode, diff=diff, status_reads=shared,
-                             before_reads=shared, ledger=ledger)
+        result = run_control(
+            client, request, check_mode=check_mode, diff=diff, status_reads=shared, before_reads=shared, ledger=ledger
+        )
     except ControlFailed as failure:
         if carried is not None:
             failure.result["ansible_facts"] = ledger_facts(ledger, carried, params)
@@ -134,8 +139,14 @@ def server_info(params, check_mode=False, diff=False):
     client = client_from_params(params)
     read_started = client.clock.time()
     try:
-        servers = select_servers(client, server_id=params["id"], names=params["name"], games=params["game"],
-                                 statuses=params["status"], include=params["include"])
+        servers = select_servers(
+            client,
+            server_id=params["id"],
+            names=params["name"],
+            games=params["game"],
+            statuses=params["status"],
+            include=params["include"],
+        )
     except PanelError as error:
         raise failure_from_error(error, client, **_with_warnings(client, dict(servers=[], pending=[]))) from None
     pending = still_open(Ledger.for_client(client), servers, read_started, CONTROL_DEFAULTS["stopped_statuses"])

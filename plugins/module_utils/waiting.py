@@ -156,8 +156,12 @@ class SharedStatusReads:
     @classmethod
     def for_client(cls, client, rate_limit, directory=None):
         """The shared reads of ``client``'s token, in the state directory the rate budget uses."""
-        return cls(client, StateFiles(client.state_key, directory),
-                   "%s %s" % (client.api_variant, client.base_url), gather_seconds(rate_limit))
+        return cls(
+            client,
+            StateFiles(client.state_key, directory),
+            "%s %s" % (client.api_variant, client.base_url),
+            gather_seconds(rate_limit),
+        )
 
     def join(self):
         """This task has started: it counts towards sharing from now on."""
@@ -224,7 +228,9 @@ class SharedStatusReads:
         if read_at > now:
             self.clock.sleep(read_at - now)
         left = self.client.deadline_left()
-        deadline = self.clock.monotonic() + (LIST_READ_WAIT_SECONDS if left is None else min(LIST_READ_WAIT_SECONDS, left))
+        deadline = self.clock.monotonic() + (
+            LIST_READ_WAIT_SECONDS if left is None else min(LIST_READ_WAIT_SECONDS, left)
+        )
         while True:
             found = self._answer(self.files.read("snapshot"), server_id, max(oldest, read_at))
             if found is not None:
@@ -280,19 +286,24 @@ class SharedStatusReads:
         if not isinstance(tasks, dict):
             tasks = {}
         readers["tasks"] = dict(
-            (member, entry) for member, entry in tasks.items()
-            if isinstance(entry, dict) and isinstance(entry.get("seen"), (int, float))
-            and now - ACTIVE_WAITER_SECONDS < entry["seen"] <= now + 1.0)
+            (member, entry)
+            for member, entry in tasks.items()
+            if isinstance(entry, dict)
+            and isinstance(entry.get("seen"), (int, float))
+            and now - ACTIVE_WAITER_SECONDS < entry["seen"] <= now + 1.0
+        )
         return readers["tasks"]
 
     def _touch(self, now, due=None):
         """Stamp this task (due at the list read of ``due``, or none); returns (active tasks, list cost)."""
+
         def change(readers):
             tasks = self._prune(readers, now)
             tasks[self.member] = {"seen": now, "due": due}
             self.registered = True
             cost = readers.get("cost")
             return len(tasks), cost if isinstance(cost, int) and cost > 0 else 1
+
         return change
 
     def _join(self, now, oldest, latest=None):
@@ -300,6 +311,7 @@ class SharedStatusReads:
 
         None (and nothing joined nor announced) when that instant would be after ``latest``.
         """
+
         def change(readers):
             announced = readers.get("next_read")
             if isinstance(announced, (int, float)) and oldest <= announced <= now + self.gather + 1.0:
@@ -313,6 +325,7 @@ class SharedStatusReads:
             tasks[self.member] = {"seen": now, "due": read_at}
             self.registered = True
             return read_at
+
         return change
 
     def _leave(self, readers):
@@ -321,20 +334,29 @@ class SharedStatusReads:
 
     def _decide(self, read_at):
         """Under the lock: "read" (this process reads the list due at ``read_at``), "wait" (another is), or "own"."""
+
         def change(readers):
             now = self.clock.time()
             tasks = self._prune(readers, now)
             claim = readers.get("claim")
-            if (isinstance(claim, dict) and claim.get("member") != self.member and claim.get("read_at") == read_at
-                    and isinstance(claim.get("at"), (int, float)) and now - LIST_READ_WAIT_SECONDS < claim["at"] <= now + 1.0
-                    and _alive(claim["member"])):
+            if (
+                isinstance(claim, dict)
+                and claim.get("member") != self.member
+                and claim.get("read_at") == read_at
+                and isinstance(claim.get("at"), (int, float))
+                and now - LIST_READ_WAIT_SECONDS < claim["at"] <= now + 1.0
+                and _alive(claim["member"])
+            ):
                 return "wait"
-            due = sum(1 for entry in tasks.values() if isinstance(entry.get("due"), (int, float)) and entry["due"] <= read_at)
+            due = sum(
+                1 for entry in tasks.values() if isinstance(entry.get("due"), (int, float)) and entry["due"] <= read_at
+            )
             cost = readers.get("cost") if isinstance(readers.get("cost"), int) else 1
             if due <= cost:
                 return "own"
             readers["claim"] = {"member": self.member, "read_at": read_at, "at": now}
             return "read"
+
         return change
 
     def _release_claim(self, now, cost):
@@ -346,6 +368,7 @@ class SharedStatusReads:
             if isinstance(claim, dict) and claim.get("member") == self.member:
                 readers.pop("claim")
             readers["cost"] = cost
+
         return change
 
 

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-DOCUMENTATION = r'''
+DOCUMENTATION = r"""
 module: fleet_report_files
 short_description: Write the fleet report (HTML, JSON, CSV) from servers read with server_info
 version_added: 0.1.0
@@ -79,9 +79,9 @@ notes:
     port and path; never a user, password or query). The others are accepted so that C(module_defaults) for
     C(group/gamepanel.panel.panel) apply; nothing is sent to the panel and O(api_token) is not needed.
   - The page template is the one of the C(gamepanel.panel.fleet_report) role, C(templates/fleet_report.html.j2).
-'''
+"""
 
-EXAMPLES = r'''
+EXAMPLES = r"""
 - name: Read the fleet with its metrics
   gamepanel.panel.server_info:
     include: [metrics]
@@ -97,9 +97,9 @@ EXAMPLES = r'''
 - name: Say where it is
   ansible.builtin.debug:
     msg: "Open {{ report.files.html }}"
-'''
+"""
 
-RETURN = r'''
+RETURN = r"""
 dest:
   description: The directory that holds the files, as an absolute path.
   returned: success
@@ -152,4 +152,4 @@ summary:
       description: Servers with an action pending (see O(pending)).
       type: int
       sample: 1
-'''
+"""

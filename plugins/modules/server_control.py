@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-DOCUMENTATION = r'''
+DOCUMENTATION = r"""
 module: server_control
 short_description: Start, stop or restart a game server through the panel, and confirm the outcome
 version_added: 0.1.0
@@ -155,9 +155,9 @@ notes:
   - With many forks, the requests of all of them share one rate budget per token on the controller.
 seealso:
   - module: gamepanel.panel.server_info
-'''
+"""
 
-EXAMPLES = r'''
+EXAMPLES = r"""
 # Monthly maintenance that can simply be run again after a partial failure: servers
 # restarted less than an hour ago (by the first run) are not restarted again.
 - name: Restart Survival unless it came up within the last hour
@@ -225,9 +225,9 @@ EXAMPLES = r'''
         state: restarted
         wait_timeout: 600
       loop: [mc-01, mc-02]
-'''
+"""
 
-RETURN = r'''
+RETURN = r"""
 changed:
   description: Whether an action was queued (in check mode, whether one would be).
   returned: always
@@ -351,7 +351,7 @@ diff:
   sample:
     before: {status: offline}
     after: {status: online}
-'''
+"""
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import run_task_module
 from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_CONTROL, server_control

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-DOCUMENTATION = r'''
+DOCUMENTATION = r"""
 module: server_info
 short_description: Read game servers and their live state from the panel
 version_added: 0.1.0
@@ -65,9 +65,9 @@ notes:
     the P(gamepanel.panel.servers#inventory) inventory), its action plugin runs it inside Ansible's worker process,
     which saves starting a Python interpreter per host; the controller's Python then needs C(requests). Delegated to
     another host, or with C(become) or C(async), the module is executed there as usual.
-'''
+"""
 
-EXAMPLES = r'''
+EXAMPLES = r"""
 - name: Read every server (token and address from GAMEPANEL_API_TOKEN and GAMEPANEL_BASE_URL)
   gamepanel.panel.server_info:
   register: fleet
@@ -111,9 +111,9 @@ EXAMPLES = r'''
   gamepanel.panel.server_info:
     api_variant: planned
     include: players
-'''
+"""
 
-RETURN = r'''
+RETURN = r"""
 servers:
   description:
     - The selected servers, in the panel's order. Always a list; one element when O(id) is given, empty when no
@@ -221,7 +221,7 @@ status:
   returned: failure
   type: int
   sample: 404
-'''
+"""
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import run_task_module
 from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_INFO, server_info

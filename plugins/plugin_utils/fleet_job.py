@@ -21,9 +21,9 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.gamepanel.panel.plugins.filter.control_plan import control_plan
 
-RESTARTED, STARTED, UNCHANGED, SKIPPED, FAILED = 'restarted', 'started', 'unchanged', 'skipped', 'failed'
-STOPPED_STATUSES = ['offline', 'stopped']
-NOT_LISTED = 'the panel no longer lists this server: left alone'
+RESTARTED, STARTED, UNCHANGED, SKIPPED, FAILED = "restarted", "started", "unchanged", "skipped", "failed"
+STOPPED_STATUSES = ["offline", "stopped"]
+NOT_LISTED = "the panel no longer lists this server: left alone"
 
 
 class Job(object):
@@ -31,21 +31,21 @@ class Job(object):
 
     def __init__(self, name, noun, threshold=None, players=None):
         self.name = name
-        self.noun = noun                # "the restart failed", when the module said nothing
-        self.threshold = threshold      # the variable named when a server is up for less than min_uptime
-        self.players = players          # the variable named when a server is busy
+        self.noun = noun  # "the restart failed", when the module said nothing
+        self.threshold = threshold  # the variable named when a server is up for less than min_uptime
+        self.players = players  # the variable named when a server is busy
 
 
 JOBS = {
-    'rolling_restart': Job('rolling_restart', 'restart', 'rolling_restart_min_uptime', 'rolling_restart_max_players'),
-    'maintenance': Job('maintenance', 'action', 'maintenance_restart_after', 'maintenance_max_players'),
-    'ensure_online': Job('ensure_online', 'start'),
+    "rolling_restart": Job("rolling_restart", "restart", "rolling_restart_min_uptime", "rolling_restart_max_players"),
+    "maintenance": Job("maintenance", "action", "maintenance_restart_after", "maintenance_max_players"),
+    "ensure_online": Job("ensure_online", "start"),
 }
 
 # The result a confirmed action gives, and how it is said.
 DONE = {
-    'restarted': (RESTARTED, 'restarted, uptime reset confirmed', 'would be restarted (check mode)'),
-    'started': (STARTED, 'started, online confirmed', 'would be started (check mode)'),
+    "restarted": (RESTARTED, "restarted, uptime reset confirmed", "would be restarted (check mode)"),
+    "started": (STARTED, "started, online confirmed", "would be started (check mode)"),
 }
 
 
@@ -53,12 +53,12 @@ def job_of(name):
     try:
         return JOBS[name]
     except (KeyError, TypeError):
-        raise AnsibleFilterError('fleet job: unknown job %r (one of %s).' % (name, ', '.join(sorted(JOBS))))
+        raise AnsibleFilterError("fleet job: unknown job %r (one of %s)." % (name, ", ".join(sorted(JOBS))))
 
 
 def _none(value):
     """None for the ways a null setting arrives from Jinja (None, '', 'None')."""
-    return None if value is None or (isinstance(value, str) and value.strip() in ('', 'None', 'null')) else value
+    return None if value is None or (isinstance(value, str) and value.strip() in ("", "None", "null")) else value
 
 
 def _number(value):
@@ -66,103 +66,133 @@ def _number(value):
 
 
 def _left_alone(result, reason):
-    return {'act': False, 'result': result, 'reason': reason, 'control': None}
+    return {"act": False, "result": result, "reason": reason, "control": None}
 
 
 def _busy(job, decision, max_players):
-    if decision['players'] is not None:
-        return _left_alone(SKIPPED, '%s players online, more than %s (%s): left alone'
-                           % (decision['players'], job.players, max_players))
-    return _left_alone(SKIPPED, 'no player count reported, so %s (%s) cannot be confirmed: left alone'
-                       % (job.players, max_players))
+    if decision["players"] is not None:
+        return _left_alone(
+            SKIPPED,
+            "%s players online, more than %s (%s): left alone" % (decision["players"], job.players, max_players),
+        )
+    return _left_alone(
+        SKIPPED, "no player count reported, so %s (%s) cannot be confirmed: left alone" % (job.players, max_players)
+    )
 
 
 def _recent(job, uptime, threshold, tail):
-    return _left_alone(UNCHANGED, 'up for %s s, below %s (%s s): %s' % (int(uptime), job.threshold, threshold, tail))
+    return _left_alone(UNCHANGED, "up for %s s, below %s (%s s): %s" % (int(uptime), job.threshold, threshold, tail))
 
 
 def _acts(state, **control):
-    control['state'] = state
-    return {'act': True, 'result': None, 'reason': None,
-            'control': dict((key, value) for key, value in control.items() if value is not None)}
+    control["state"] = state
+    return {
+        "act": True,
+        "result": None,
+        "reason": None,
+        "control": dict((key, value) for key, value in control.items() if value is not None),
+    }
 
 
 def _plan_rolling_restart(job, server, settings, inventory_status, window):
-    max_players = _none(settings.get('max_players'))
-    drain, on_busy = _number(settings.get('drain_timeout') or 0), settings.get('on_busy') or 'skip'
-    min_uptime = settings.get('min_uptime')
-    if inventory_status != 'online':
-        return _left_alone(SKIPPED, 'status %s when the inventory was read: not online, left alone'
-                           % (inventory_status or 'unknown'))
+    max_players = _none(settings.get("max_players"))
+    drain, on_busy = _number(settings.get("drain_timeout") or 0), settings.get("on_busy") or "skip"
+    min_uptime = settings.get("min_uptime")
+    if inventory_status != "online":
+        return _left_alone(
+            SKIPPED, "status %s when the inventory was read: not online, left alone" % (inventory_status or "unknown")
+        )
     if not server:
         return _left_alone(SKIPPED, NOT_LISTED)
     # A busy server is settled here only when the module would skip it at once: a drain waits,
     # on_busy=fail fails the host.
-    decision = control_plan(server, 'restarted', only_if_status=['online'], min_uptime=min_uptime,
-                            max_players=max_players if drain == 0 and on_busy == 'skip' else None)
-    if decision['reason'] == 'status_not_allowed':
-        return _left_alone(SKIPPED, 'status %s now (online when the inventory was read): not online, left alone'
-                           % decision['status'])
-    if decision['reason'] == 'recently_restarted':
-        return _recent(job, decision['uptime'], min_uptime, 'counts as restarted already')
-    if decision['reason'] == 'busy':
+    decision = control_plan(
+        server,
+        "restarted",
+        only_if_status=["online"],
+        min_uptime=min_uptime,
+        max_players=max_players if drain == 0 and on_busy == "skip" else None,
+    )
+    if decision["reason"] == "status_not_allowed":
+        return _left_alone(
+            SKIPPED, "status %s now (online when the inventory was read): not online, left alone" % decision["status"]
+        )
+    if decision["reason"] == "recently_restarted":
+        return _recent(job, decision["uptime"], min_uptime, "counts as restarted already")
+    if decision["reason"] == "busy":
         return _busy(job, decision, max_players)
     # a server stopped since the fleet read is left alone, never started (only_if_status)
-    return _acts('restarted', only_if_status=['online'], min_uptime=min_uptime, max_players=max_players,
-                 drain_timeout=drain, on_busy=on_busy)
+    return _acts(
+        "restarted",
+        only_if_status=["online"],
+        min_uptime=min_uptime,
+        max_players=max_players,
+        drain_timeout=drain,
+        on_busy=on_busy,
+    )
 
 
 def _plan_maintenance(job, server, settings, inventory_status, window):
-    if not window.get('inside', True):
-        return _left_alone(SKIPPED, window.get('reason') or 'outside maintenance_window: nothing sent')
+    if not window.get("inside", True):
+        return _left_alone(SKIPPED, window.get("reason") or "outside maintenance_window: nothing sent")
     if not server:
         return _left_alone(SKIPPED, NOT_LISTED)
-    stopped = list(settings.get('stopped_statuses') or STOPPED_STATUSES)
-    restart_after, max_players = settings.get('restart_after'), _none(settings.get('max_players'))
-    drain = _number(settings.get('drain_timeout') or 0)
+    stopped = list(settings.get("stopped_statuses") or STOPPED_STATUSES)
+    restart_after, max_players = settings.get("restart_after"), _none(settings.get("max_players"))
+    drain = _number(settings.get("drain_timeout") or 0)
     # online: a restart when due; anything else: a start, which only the stopped statuses may get
-    state = RESTARTED if server.get('status') == 'online' else STARTED
-    only_if_status = ['online'] if state == RESTARTED else stopped
-    decision = control_plan(server, state, only_if_status=only_if_status, min_uptime=restart_after,
-                            max_players=max_players if drain == 0 else None)
-    if decision['reason'] == 'status_not_allowed':
-        return _left_alone(SKIPPED, 'status %s: neither online nor stopped, left alone' % decision['status'])
-    if decision['reason'] == 'recently_restarted':
-        return _recent(job, decision['uptime'], restart_after, 'not due')
-    if decision['reason'] == 'busy':
+    state = RESTARTED if server.get("status") == "online" else STARTED
+    only_if_status = ["online"] if state == RESTARTED else stopped
+    decision = control_plan(
+        server,
+        state,
+        only_if_status=only_if_status,
+        min_uptime=restart_after,
+        max_players=max_players if drain == 0 else None,
+    )
+    if decision["reason"] == "status_not_allowed":
+        return _left_alone(SKIPPED, "status %s: neither online nor stopped, left alone" % decision["status"])
+    if decision["reason"] == "recently_restarted":
+        return _recent(job, decision["uptime"], restart_after, "not due")
+    if decision["reason"] == "busy":
         return _busy(job, decision, max_players)
-    if state == STARTED and not _flag(settings.get('start_stopped')):
-        return _left_alone(SKIPPED, 'status %s: maintenance_start_stopped is false, left alone' % decision['status'])
+    if state == STARTED and not _flag(settings.get("start_stopped")):
+        return _left_alone(SKIPPED, "status %s: maintenance_start_stopped is false, left alone" % decision["status"])
     if state == RESTARTED:
-        return _acts(state, only_if_status=only_if_status, min_uptime=_number(restart_after),
-                     max_players=_number(max_players) if max_players is not None else None,
-                     drain_timeout=drain, on_busy='skip')
-    return _acts(state, only_if_status=only_if_status, drain_timeout=drain, on_busy='skip')
+        return _acts(
+            state,
+            only_if_status=only_if_status,
+            min_uptime=_number(restart_after),
+            max_players=_number(max_players) if max_players is not None else None,
+            drain_timeout=drain,
+            on_busy="skip",
+        )
+    return _acts(state, only_if_status=only_if_status, drain_timeout=drain, on_busy="skip")
 
 
 def _plan_ensure_online(job, server, settings, inventory_status, window):
-    stopped = list(settings.get('stopped_statuses') or STOPPED_STATUSES)
+    stopped = list(settings.get("stopped_statuses") or STOPPED_STATUSES)
     decision = control_plan(server, STARTED, only_if_status=stopped)
-    if decision['action'] is not None:
+    if decision["action"] is not None:
         # a server put into maintenance (or any other status) since the fleet read is left alone
         return _acts(STARTED, only_if_status=stopped)
-    if decision['reason'] == 'in_state':
-        return _left_alone(UNCHANGED, 'online already')
+    if decision["reason"] == "in_state":
+        return _left_alone(UNCHANGED, "online already")
     if not server:
         return _left_alone(SKIPPED, NOT_LISTED)
-    return _left_alone(SKIPPED, 'status %s: not a stopped status, left alone' % decision['status'])
+    return _left_alone(SKIPPED, "status %s: not a stopped status, left alone" % decision["status"])
 
 
 PLANNERS = {
-    'rolling_restart': _plan_rolling_restart,
-    'maintenance': _plan_maintenance,
-    'ensure_online': _plan_ensure_online,
+    "rolling_restart": _plan_rolling_restart,
+    "maintenance": _plan_maintenance,
+    "ensure_online": _plan_ensure_online,
 }
 
 
 def _flag(value):
     if isinstance(value, str):
-        return value.strip().lower() in ('1', 'true', 'yes', 'on')
+        return value.strip().lower() in ("1", "true", "yes", "on")
     return bool(value)
 
 
@@ -172,50 +202,55 @@ def plan(server, job_name, settings=None, inventory_status=None, window=None):
     if server is None:
         server = {}
     if not isinstance(server, dict):
-        raise AnsibleFilterError('fleet_plan expects a server record (a dictionary, as server_info returns it), not %r.'
-                                 % (server,))
+        raise AnsibleFilterError(
+            "fleet_plan expects a server record (a dictionary, as server_info returns it), not %r." % (server,)
+        )
     settings = dict(settings or {})
     decided = PLANNERS[job.name](job, server, settings, inventory_status, dict(window or {}))
-    decided['job'] = job.name
-    if decided['control'] is not None:
-        for key in ('wait_timeout', 'poll_interval'):
+    decided["job"] = job.name
+    if decided["control"] is not None:
+        for key in ("wait_timeout", "poll_interval"):
             if settings.get(key) is not None:
-                decided['control'][key] = settings[key]
+                decided["control"][key] = settings[key]
     return decided
 
 
 # -- the outcome --------------------------------------------------------------------------------
 
+
 def when_queued(entry):
     """A ledger entry's queued_at as people read it (UTC), whatever form it arrives in."""
-    queued_at = entry.get('queued_at')
+    queued_at = entry.get("queued_at")
     if isinstance(queued_at, (int, float)) and not isinstance(queued_at, bool):
-        return datetime.datetime.fromtimestamp(queued_at, datetime.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')
-    return str(queued_at) if queued_at else 'an unknown time'
+        return datetime.datetime.fromtimestamp(queued_at, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return str(queued_at) if queued_at else "an unknown time"
 
 
 def pending_note(entry):
     """The words for an action the ledger held open when this run came to it: nothing new was sent."""
-    return ('already pending: the %s queued at %s by an earlier run (%s); nothing new sent'
-            % (entry.get('action') or 'action', when_queued(entry), entry.get('state') or 'open'))
+    return "already pending: the %s queued at %s by an earlier run (%s); nothing new sent" % (
+        entry.get("action") or "action",
+        when_queued(entry),
+        entry.get("state") or "open",
+    )
 
 
 def _pending(result):
     """server_control's ``pending`` (the ledger entry its decision relied on) as the outcome keeps it, or None."""
-    entry = result.get('pending') if isinstance(result, dict) else None
+    entry = result.get("pending") if isinstance(result, dict) else None
     if not isinstance(entry, dict) or not entry:
         return None
-    return dict((key, entry.get(key)) for key in ('id', 'action', 'queued_at', 'state'))
+    return dict((key, entry.get(key)) for key in ("id", "action", "queued_at", "state"))
 
 
 def _elapsed(result):
     try:
-        return float(result.get('elapsed') or 0)
+        return float(result.get("elapsed") or 0)
     except (TypeError, ValueError):
         return 0.0
 
 
-ACTION_FOR_STATE = {RESTARTED: 'restart', STARTED: 'start'}
+ACTION_FOR_STATE = {RESTARTED: "restart", STARTED: "start"}
 
 
 def outcome(decided, result=None, check_mode=False, failed=False):
@@ -225,46 +260,61 @@ def outcome(decided, result=None, check_mode=False, failed=False):
     again (server_control found it open); None otherwise.
     """
     if not isinstance(decided, dict):
-        raise AnsibleFilterError('fleet_outcome expects the plan fleet_plan returned, not %r.' % (decided,))
-    job = job_of(decided.get('job'))
+        raise AnsibleFilterError("fleet_outcome expects the plan fleet_plan returned, not %r." % (decided,))
+    job = job_of(decided.get("job"))
     result = result if isinstance(result, dict) else {}
     entry = _pending(result)
     if failed:
         # server_control names a pending entry in a failure only when it followed it (nothing new sent)
-        reason = result.get('msg') or 'the %s failed' % job.noun
-        if entry and 'nothing new' not in reason.lower():
-            reason = '%s (%s)' % (reason, pending_note(entry))
-        return {'result': FAILED, 'reason': reason, 'elapsed': _elapsed(result), 'pending': entry}
-    if not decided.get('act'):
-        return {'result': decided.get('result') or SKIPPED, 'reason': decided.get('reason') or 'left alone',
-                'elapsed': 0.0, 'pending': None}
+        reason = result.get("msg") or "the %s failed" % job.noun
+        if entry and "nothing new" not in reason.lower():
+            reason = "%s (%s)" % (reason, pending_note(entry))
+        return {"result": FAILED, "reason": reason, "elapsed": _elapsed(result), "pending": entry}
+    if not decided.get("act"):
+        return {
+            "result": decided.get("result") or SKIPPED,
+            "reason": decided.get("reason") or "left alone",
+            "elapsed": 0.0,
+            "pending": None,
+        }
 
-    state = decided['control']['state']
+    state = decided["control"]["state"]
     done, confirmed, would = DONE[state]
-    same = entry if entry and entry.get('action') == ACTION_FOR_STATE[state] else None
+    same = entry if entry and entry.get("action") == ACTION_FOR_STATE[state] else None
     kept = None
-    if result.get('skipped_reason'):
-        found, reason = SKIPPED, result['skipped_reason']
-    elif result.get('changed'):
+    if result.get("skipped_reason"):
+        found, reason = SKIPPED, result["skipped_reason"]
+    elif result.get("changed"):
         found, reason = done, would if check_mode else confirmed
         if entry and not same:  # another action was open: this one was sent as asked, the ledger named it
-            reason = '%s; the ledger still held a %s queued at %s (%s)' % (
-                reason, entry.get('action'), when_queued(entry), entry.get('state'))
-    elif same and same.get('state') == 'done':
+            reason = "%s; the ledger still held a %s queued at %s (%s)" % (
+                reason,
+                entry.get("action"),
+                when_queued(entry),
+                entry.get("state"),
+            )
+    elif same and same.get("state") == "done":
         # a restart the ledger holds as done within min_uptime counts as the restart
         found = UNCHANGED
-        reason = 'counts as restarted already: the %s queued at %s by an earlier run is done (ledger); nothing new sent' % (
-            same.get('action'), when_queued(same))
+        reason = (
+            "counts as restarted already: the %s queued at %s by an earlier run is done (ledger); nothing new sent"
+            % (same.get("action"), when_queued(same))
+        )
     elif same:
         kept = same
         # the action an earlier run queued was applied while this run waited for it, or is still open
-        found, reason = (done, '%s: %s' % (confirmed, pending_note(same))) if result.get('converged') \
+        found, reason = (
+            (done, "%s: %s" % (confirmed, pending_note(same)))
+            if result.get("converged")
             else (UNCHANGED, pending_note(same))
+        )
     elif state == RESTARTED:
         found = UNCHANGED
-        reason = 'up for %s s, below %s (%s s): counts as restarted already' % (
-            (result.get('server') or {}).get('uptime_seconds', '?'), job.threshold,
-            decided['control'].get('min_uptime', '?'))
+        reason = "up for %s s, below %s (%s s): counts as restarted already" % (
+            (result.get("server") or {}).get("uptime_seconds", "?"),
+            job.threshold,
+            decided["control"].get("min_uptime", "?"),
+        )
     else:
-        found, reason = UNCHANGED, 'online already'
-    return {'result': found, 'reason': reason, 'elapsed': _elapsed(result), 'pending': kept}
+        found, reason = UNCHANGED, "online already"
+    return {"result": found, "reason": reason, "elapsed": _elapsed(result), "pending": kept}

@@ -179,8 +179,9 @@ class FleetWatch(object):
             before, after = self.previous.get(server_id), current.get(server_id)
             shown = after if after is not None else before
             status = None if after is None else after.get("status")
-            entry = explaining_entry(kind, status, by_server.get(server_id), seen_at, self.previous_seen_at,
-                                     self.stopped_statuses)
+            entry = explaining_entry(
+                kind, status, by_server.get(server_id), seen_at, self.previous_seen_at, self.stopped_statuses
+            )
             events.append(self._event(kind, shown, before, after, entry, seen_at))
         self.previous, self.previous_seen_at = current, seen_at
         return events
@@ -227,8 +228,14 @@ class IncidentRecord(object):
         if not isinstance(slot.get("incidents"), list):
             slot["incidents"] = []
         slot["name"] = event.get("name")
-        slot["incidents"].append({"at": now, "kind": event["kind"], "status": event.get("status"),
-                                  "previous_status": event.get("previous_status")})
+        slot["incidents"].append(
+            {
+                "at": now,
+                "kind": event["kind"],
+                "status": event.get("status"),
+                "previous_status": event.get("previous_status"),
+            }
+        )
         self.prune(now)
         return len(slot["incidents"])
 
@@ -240,8 +247,11 @@ class IncidentRecord(object):
     def prune(self, now):
         for server_id in list(self.servers):
             slot = self.servers[server_id]
-            kept = [item for item in (slot.get("incidents") or ()) if isinstance(item, dict)
-                    and _number(item.get("at")) >= now - RECORD_KEEP_SECONDS][-RECORD_MAX_PER_SERVER:]
+            kept = [
+                item
+                for item in (slot.get("incidents") or ())
+                if isinstance(item, dict) and _number(item.get("at")) >= now - RECORD_KEEP_SECONDS
+            ][-RECORD_MAX_PER_SERVER:]
             if kept:
                 slot["incidents"] = kept
             else:
@@ -253,9 +263,16 @@ class IncidentRecord(object):
         for server_id, slot in self.servers.items():
             items = [item for item in slot.get("incidents") or () if _number(item.get("at")) >= now - window]
             if items:
-                rows.append({"id": server_id, "name": slot.get("name"), "count": len(items),
-                             "last_at": items[-1].get("at"), "last_kind": items[-1].get("kind"),
-                             "last_status": items[-1].get("status")})
+                rows.append(
+                    {
+                        "id": server_id,
+                        "name": slot.get("name"),
+                        "count": len(items),
+                        "last_at": items[-1].get("at"),
+                        "last_kind": items[-1].get("kind"),
+                        "last_status": items[-1].get("status"),
+                    }
+                )
         return sorted(rows, key=lambda row: (-row["count"], str(row["id"])))
 
 
@@ -269,6 +286,7 @@ def record_incident(files, memory, event, now, window, panel=None):
     The record is the ``incidents`` file of ``files`` (a StateFiles), changed under its lock;
     when it is unusable, ``memory`` (an IncidentRecord of this process) holds it instead.
     """
+
     def change(document):
         record = IncidentRecord(document, panel)
         record.add(event, now)

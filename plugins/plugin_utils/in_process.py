@@ -53,10 +53,12 @@ class InProcessAction(ActionBase):
 
     def runs_in_process(self):
         """Whether this task may run here, in the worker process (see the module docstring)."""
-        return (HAS_REQUESTS
-                and getattr(self._connection, "transport", None) in CONTROLLER_TRANSPORTS
-                and not self._play_context.become
-                and not self._task.async_val)
+        return (
+            HAS_REQUESTS
+            and getattr(self._connection, "transport", None) in CONTROLLER_TRANSPORTS
+            and not self._play_context.become
+            and not self._task.async_val
+        )
 
     def run(self, tmp=None, task_vars=None):
         result = super(InProcessAction, self).run(tmp, task_vars)
@@ -69,9 +71,11 @@ class InProcessAction(ActionBase):
         # The task's environment applies to the whole run, as it would to the module's
         # process: to the options' fallbacks and to GAMEPANEL_STATE_DIR alike.
         with _environment_overlay(environment):
-            validator = ArgumentSpecValidator(self.TASK_SPEC.argument_spec,
-                                              mutually_exclusive=self.TASK_SPEC.mutually_exclusive,
-                                              required_one_of=self.TASK_SPEC.required_one_of)
+            validator = ArgumentSpecValidator(
+                self.TASK_SPEC.argument_spec,
+                mutually_exclusive=self.TASK_SPEC.mutually_exclusive,
+                required_one_of=self.TASK_SPEC.required_one_of,
+            )
             validation = validator.validate(dict(self._task.args))
             no_log_values = validation._no_log_values
             if validation.error_messages:

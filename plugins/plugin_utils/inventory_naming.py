@@ -31,20 +31,20 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.servers import SER
 # Every field of a normalised server record becomes a host variable.
 HOST_VARIABLE_FIELDS = SERVER_FIELDS
 
-ALL_SERVERS_GROUP = 'gamepanel'
-GAME_GROUP_PREFIX = 'game_'
-STATUS_GROUP_PREFIX = 'status_'
+ALL_SERVERS_GROUP = "gamepanel"
+GAME_GROUP_PREFIX = "game_"
+STATUS_GROUP_PREFIX = "status_"
 
 # Names Ansible gives a meaning of its own: a host called "all" or "localhost" would be
 # matched by patterns and delegate_to in ways the user does not expect.
-ANSIBLE_RESERVED_NAMES = frozenset(('all', 'ungrouped', 'localhost', '127.0.0.1'))
+ANSIBLE_RESERVED_NAMES = frozenset(("all", "ungrouped", "localhost", "127.0.0.1"))
 
-HOSTNAME_SOURCES = ('name', 'id')
+HOSTNAME_SOURCES = ("name", "id")
 
 # \w is Unicode-aware on str, so letters and digits of every script survive.
-_UNSAFE_RUN = re.compile(r'[^\w.-]+')
-_EDGE_CHARACTERS = '_.-'
-_IDENTIFIER = re.compile(r'[A-Za-z_][A-Za-z0-9_]*\Z')
+_UNSAFE_RUN = re.compile(r"[^\w.-]+")
+_EDGE_CHARACTERS = "_.-"
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def safe_host_name(text):
@@ -54,22 +54,22 @@ def safe_host_name(text):
     template braces all become ``_``, so a name can never be read as a pattern or template.
     """
     if text is None:
-        return ''
-    text = unicodedata.normalize('NFKC', str(text))
-    return _UNSAFE_RUN.sub('_', text).strip(_EDGE_CHARACTERS)
+        return ""
+    text = unicodedata.normalize("NFKC", str(text))
+    return _UNSAFE_RUN.sub("_", text).strip(_EDGE_CHARACTERS)
 
 
-def base_host_name(server, hostname_source='name'):
+def base_host_name(server, hostname_source="name"):
     """The host name a server would get if no other server competed for it."""
     if hostname_source not in HOSTNAME_SOURCES:
-        raise ValueError('hostname_source must be one of %s, not %r.' % (', '.join(HOSTNAME_SOURCES), hostname_source))
+        raise ValueError("hostname_source must be one of %s, not %r." % (", ".join(HOSTNAME_SOURCES), hostname_source))
     base = safe_host_name(server.get(hostname_source))
-    if not base and hostname_source != 'id':
-        base = safe_host_name(server.get('id'))
+    if not base and hostname_source != "id":
+        base = safe_host_name(server.get("id"))
     return base
 
 
-def assign_host_names(servers, hostname_source='name', reserved=()):
+def assign_host_names(servers, hostname_source="name", reserved=()):
     """Give every server one distinct, stable host name.
 
     Returns a list of ``(host_name, server)`` pairs sorted by host name. The result depends
@@ -82,7 +82,7 @@ def assign_host_names(servers, hostname_source='name', reserved=()):
     for server in servers:
         base = base_host_name(server, hostname_source)
         if not base:
-            raise ValueError('A server has neither a usable name nor a usable id: %r.' % (server.get('id'),))
+            raise ValueError("A server has neither a usable name nor a usable id: %r." % (server.get("id"),))
         bases.append((base, server))
         base_counts[base] = base_counts.get(base, 0) + 1
 
@@ -97,15 +97,15 @@ def assign_host_names(servers, hostname_source='name', reserved=()):
             contested.append((base, server))
 
     # Sorting makes the fallback counters independent of API order.
-    contested.sort(key=lambda pair: (pair[0], _text(pair[1].get('id'))))
+    contested.sort(key=lambda pair: (pair[0], _text(pair[1].get("id"))))
     taken.update(reserved)
     for base, server in contested:
-        candidate = '%s_%s' % (base, safe_host_name(server.get('id')))
+        candidate = "%s_%s" % (base, safe_host_name(server.get("id")))
         if candidate in taken:
             counter = 2
-            while '%s_%d' % (candidate, counter) in taken:
+            while "%s_%d" % (candidate, counter) in taken:
                 counter += 1
-            candidate = '%s_%d' % (candidate, counter)
+            candidate = "%s_%d" % (candidate, counter)
         taken.add(candidate)
         named.append((candidate, server))
 
@@ -121,9 +121,9 @@ def group_names_for(server, sanitize_group_name):
     gives no group rather than a misleading ``game_None``.
     """
     groups = [ALL_SERVERS_GROUP]
-    for prefix, field in ((GAME_GROUP_PREFIX, 'game'), (STATUS_GROUP_PREFIX, 'status')):
+    for prefix, field in ((GAME_GROUP_PREFIX, "game"), (STATUS_GROUP_PREFIX, "status")):
         value = server.get(field)
-        if value is not None and str(value) != '':
+        if value is not None and str(value) != "":
             groups.append(sanitize_group_name(prefix + str(value)))
     return groups
 
@@ -138,11 +138,11 @@ def fleet_group_names(servers, sanitize_group_name):
 
 def check_hostvar_prefix(prefix):
     """Raise ValueError unless every prefixed field name is a valid Ansible variable name."""
-    prefix = '' if prefix is None else prefix
+    prefix = "" if prefix is None else prefix
     if not _IDENTIFIER.match(prefix + HOST_VARIABLE_FIELDS[0]):
         raise ValueError(
-            'hostvar_prefix %r does not make valid variable names: use letters, digits and underscores, '
-            'not starting with a digit.' % (prefix,)
+            "hostvar_prefix %r does not make valid variable names: use letters, digits and underscores, "
+            "not starting with a digit." % (prefix,)
         )
     return prefix
 
@@ -153,4 +153,4 @@ def host_variables(server, prefix):
 
 
 def _text(value):
-    return '' if value is None else str(value)
+    return "" if value is None else str(value)

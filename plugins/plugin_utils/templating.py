@@ -13,10 +13,12 @@ from __future__ import annotations
 try:
     # ansible-core 2.19+ (data tagging): every string is untrusted unless marked trusted.
     from ansible.template import trust_as_template
+
     AnsibleUnsafeText = wrap_var = None  # pylint: disable=invalid-name
 except ImportError:
     # Older ansible-core: every string is a template unless marked unsafe.
     from ansible.utils.unsafe_proxy import AnsibleUnsafeText, wrap_var
+
     trust_as_template = None  # pylint: disable=invalid-name
 
 

@@ -9,6 +9,7 @@ in one answer) and the throughput of GET /servers/{id} from concurrent keep-aliv
 prints the figures and stops the emulator. It talks to nothing but 127.0.0.1 and is bounded
 in time (start-up, a fixed number of list reads, a fixed measuring window).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -96,12 +97,17 @@ def load_worker(host: str, port: int, base: str, ids: list[str], offset: int, st
         results.append((done, errors, latencies))
 
 
-def measure_throughput(host: str, port: int, base: str, fleet_size: int, threads: int, duration: float) -> dict[str, float]:
+def measure_throughput(
+    host: str, port: int, base: str, fleet_size: int, threads: int, duration: float
+) -> dict[str, float]:
     ids = [f"srv-{number:05d}" for number in range(1, fleet_size + 1)]
     results: list = []
     started = time.perf_counter()
     stop_at = started + duration
-    workers = [threading.Thread(target=load_worker, args=(host, port, base, ids, n * 1000, stop_at, results)) for n in range(threads)]
+    workers = [
+        threading.Thread(target=load_worker, args=(host, port, base, ids, n * 1000, stop_at, results))
+        for n in range(threads)
+    ]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -144,10 +150,14 @@ def main() -> int:
         "threads": args.threads,
     }
     print(f"emulator start with {args.fleet_size} servers (harness, until ready): {figures['startup_seconds']:.3f} s")
-    print(f"GET /servers ({args.fleet_size} servers, {args.list_runs} runs): median {figures['list_ms_median']} ms, "
-          f"min {figures['list_ms_min']} ms, max {figures['list_ms_max']} ms")
-    print(f"GET /servers/{{id}} ({args.threads} keep-alive clients, {args.duration:g} s): {figures['get_one_per_second']} req/s, "
-          f"p50 {figures['get_one_p50_ms']} ms, p99 {figures['get_one_p99_ms']} ms, {figures['get_one_errors']} errors")
+    print(
+        f"GET /servers ({args.fleet_size} servers, {args.list_runs} runs): median {figures['list_ms_median']} ms, "
+        f"min {figures['list_ms_min']} ms, max {figures['list_ms_max']} ms"
+    )
+    print(
+        f"GET /servers/{{id}} ({args.threads} keep-alive clients, {args.duration:g} s): {figures['get_one_per_second']} req/s, "
+        f"p50 {figures['get_one_p50_ms']} ms, p99 {figures['get_one_p99_ms']} ms, {figures['get_one_errors']} errors"
+    )
     if args.json:
         print(json.dumps(figures))
     return 0 if load["errors"] == 0 else 1

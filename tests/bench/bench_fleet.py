@@ -25,6 +25,7 @@ restarting half of the fleet), first with half the rate each, then the full rate
 
 It talks to nothing but its own emulator on 127.0.0.1, and asserts nothing about time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -146,7 +147,9 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[60, 200])
     parser.add_argument("--json", help="also write every figure to this file")
-    parser.add_argument("--quick", action="store_true", help="only the collection rows and the no-op (no uri, no module rows)")
+    parser.add_argument(
+        "--quick", action="store_true", help="only the collection rows and the no-op (no uri, no module rows)"
+    )
     parser.add_argument("--no-two-controllers", action="store_true")
     parser.add_argument("--keep", help="keep the working files here")
     return parser.parse_args()
@@ -271,14 +274,24 @@ class Bench:
         return path
 
     def start(self, play, forks, env, limit=None, extra_vars=None):
-        command = [ansible_command("ansible-playbook"), "-i", str(self.write("fleet.gamepanel.yml", INVENTORY)),
-                   "-f", str(forks), str(play)]
+        command = [
+            ansible_command("ansible-playbook"),
+            "-i",
+            str(self.write("fleet.gamepanel.yml", INVENTORY)),
+            "-f",
+            str(forks),
+            str(play),
+        ]
         if limit:
             command += ["--limit", limit]
         if extra_vars:
             command += ["-e", json.dumps(extra_vars)]
-        log = open(self.workdir / ("run-%d.log" % time.monotonic_ns()), "w", encoding="utf-8")  # pylint: disable=consider-using-with
-        process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)  # pylint: disable=consider-using-with
+        log = open(
+            self.workdir / ("run-%d.log" % time.monotonic_ns()), "w", encoding="utf-8"
+        )  # pylint: disable=consider-using-with
+        process = subprocess.Popen(
+            command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir
+        )  # pylint: disable=consider-using-with
         return process, log
 
     # -- one measured run ------------------------------------------------------------------
@@ -311,12 +324,22 @@ class Bench:
         never = sum(1 for server_id in fleet if applied.get(server_id, 0) == 0)
         floor = size / (PLANS[plan] / 60.0) + CHECKIN_SECONDS + BOOT_SECONDS
         return {
-            "job": label, "size": size, "plan": plan, "forks": forks, "rc": rc, "wall": round(wall, 1),
-            "floor": round(floor, 1), "wall_per_floor": round(wall / floor, 2),
-            "requests": requests, "requests_per_server": round(requests / size, 2),
+            "job": label,
+            "size": size,
+            "plan": plan,
+            "forks": forks,
+            "rc": rc,
+            "wall": round(wall, 1),
+            "floor": round(floor, 1),
+            "wall_per_floor": round(wall / floor, 2),
+            "requests": requests,
+            "requests_per_server": round(requests / size, 2),
             "http_429": counters.get("responses", {}).get("429", 0),
-            "once": once if restarts else None, "twice": twice if restarts else None, "never": never if restarts else None,
-            "peak_mib": round(peak_kib / 1024.0), "log": log_name,
+            "once": once if restarts else None,
+            "twice": twice if restarts else None,
+            "never": never if restarts else None,
+            "peak_mib": round(peak_kib / 1024.0),
+            "log": log_name,
         }
 
     def two_controllers(self, size, plan, rate_each, label):
@@ -333,7 +356,9 @@ class Bench:
         wall = time.perf_counter() - started
         for unused, log in runs:
             log.close()
-        row = self.figures(label, size, plan, "2x20", wall, max(codes), 0, True, " ".join(log.name for unused, log in runs))
+        row = self.figures(
+            label, size, plan, "2x20", wall, max(codes), 0, True, " ".join(log.name for unused, log in runs)
+        )
         row["peak_mib"] = None
         self.rows.append(row)
         print(format_row(row), flush=True)
@@ -341,14 +366,27 @@ class Bench:
 
 def format_row(row):
     restarted = "-" if row["once"] is None else "%s/%s/%s" % (row["once"], row["twice"], row["never"])
-    return ("| %s | %s | %s | %s | %.1f | %.1f | %.2f× | %d | %.2f | %d | %s | %s | %s |" % (
-        row["job"], row["size"], row["plan"], row["forks"], row["wall"], row["floor"], row["wall_per_floor"],
-        row["requests"], row["requests_per_server"], row["http_429"], restarted,
-        "-" if row["peak_mib"] is None else row["peak_mib"], row["rc"]))
+    return "| %s | %s | %s | %s | %.1f | %.1f | %.2f× | %d | %.2f | %d | %s | %s | %s |" % (
+        row["job"],
+        row["size"],
+        row["plan"],
+        row["forks"],
+        row["wall"],
+        row["floor"],
+        row["wall_per_floor"],
+        row["requests"],
+        row["requests_per_server"],
+        row["http_429"],
+        restarted,
+        "-" if row["peak_mib"] is None else row["peak_mib"],
+        row["rc"],
+    )
 
 
-HEADER = ("| job | N | plan | forks | wall s | floor s | wall/floor | requests | per server | 429s | "
-          "restarted once/twice/never | peak MiB | rc |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+HEADER = (
+    "| job | N | plan | forks | wall s | floor s | wall/floor | requests | per server | 429s | "
+    "restarted once/twice/never | peak MiB | rc |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+)
 
 
 def main():
@@ -358,9 +396,15 @@ def main():
     Path(workdir).mkdir(parents=True, exist_ok=True)
     bench = Bench(args, workdir)
     role = has_role(bench.collections)
-    print("# bench_fleet %s, load average %s, %s, Python %s" % (
-        time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), " ".join("%.1f" % value for value in os.getloadavg()),
-        platform.platform(), platform.python_version()))
+    print(
+        "# bench_fleet %s, load average %s, %s, Python %s"
+        % (
+            time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            " ".join("%.1f" % value for value in os.getloadavg()),
+            platform.platform(),
+            platform.python_version(),
+        )
+    )
     print("# rolling_restart role: %s" % ("measured" if role else "not in this collection yet: not measured"))
     print(HEADER, flush=True)
     for size in args.sizes:
@@ -373,8 +417,14 @@ def main():
                 if not args.quick:
                     bench.measure("B uri", URI_PLAY, size, plan, forks)
                     if plan == "team":
-                        bench.measure("A collection, module path", COLLECTION_PLAY, size, plan, forks,
-                                      extra_vars={"ansible_connection": "elsewhere"})
+                        bench.measure(
+                            "A collection, module path",
+                            COLLECTION_PLAY,
+                            size,
+                            plan,
+                            forks,
+                            extra_vars={"ansible_connection": "elsewhere"},
+                        )
                 bench.measure("C no-op (debug)", NOOP_PLAY, size, plan, forks, restarts=False)
                 if not args.quick and plan == "team":
                     bench.measure("C no-op module (ping)", PING_PLAY, size, plan, forks, restarts=False)

@@ -10,6 +10,7 @@ answer (``array``, the emulator's default) and then in pages of 100 (``paged_bod
 requests per read the panel counted, the requests per minute that makes at the default interval
 (30 s) and the mean seconds per read. Bounded: a fixed number of reads per case.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,11 +36,13 @@ def measure(emulator, style, reads):
     emulator.control.reset()
     emulator.control.settings(live_list_style=style, page_size=100, rate_limits={"team": 100000})
     fleet_events = importlib.import_module(
-        "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events")
+        "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events"
+    )
     with tempfile.TemporaryDirectory() as state:
         os.environ["GAMEPANEL_STATE_DIR"] = state
-        watcher = fleet_events.FleetWatcher({"base_url": emulator.live_url, "api_token": TOKEN, "interval": 0.01,
-                                             "rate_limit": 0}, environ={})
+        watcher = fleet_events.FleetWatcher(
+            {"base_url": emulator.live_url, "api_token": TOKEN, "interval": 0.01, "rate_limit": 0}, environ={}
+        )
         asyncio.run(watcher.run(asyncio.Queue(), reads=1))  # the baseline, through the source's loop
         started = time.monotonic()
         for _read in range(reads - 1):

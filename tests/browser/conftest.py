@@ -19,14 +19,15 @@ from browser_support import ARTEFACTS, CHROMIUM, require_browser
 from integration.conftest import ansible  # noqa: F401  pylint: disable=unused-import
 
 
-@pytest.fixture(scope='session')
+@pytest.fixture(scope="session")
 def browser():
     """One headless Chromium for the session (tests call require_browser() first, so they fail, not error)."""
     require_browser()
     from playwright.sync_api import sync_playwright  # pylint: disable=import-outside-toplevel
+
     with sync_playwright() as playwright:
         # --no-sandbox: the test may run as root (CI), where Chromium's sandbox refuses to start.
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=['--no-sandbox'])
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
         try:
             yield instance
         finally:

@@ -42,8 +42,15 @@ def collections_path() -> str:
 class Rulebook:
     """One ansible-rulebook process (its own process group), its output in files, stopped by its pid."""
 
-    def __init__(self, workdir: Path, base_url: str, variables: dict, env: dict | None = None,
-                 rulebook: str = "gamepanel.panel.keep_online", token: str = TOKEN):
+    def __init__(
+        self,
+        workdir: Path,
+        base_url: str,
+        variables: dict,
+        env: dict | None = None,
+        rulebook: str = "gamepanel.panel.keep_online",
+        token: str = TOKEN,
+    ):
         self.workdir = workdir
         self.stdout_path = workdir / "rulebook.out"
         self.stderr_path = workdir / "rulebook.err"
@@ -53,30 +60,46 @@ class Rulebook:
         (workdir / "vars.yml").write_text(yaml.safe_dump(variables), encoding="utf-8")
         path = eda_bin()
         self.env = {key: value for key, value in os.environ.items() if not key.startswith(("ANSIBLE_", "GAMEPANEL_"))}
-        self.env.update({
-            "PATH": "%s:%s" % (path, os.environ.get("PATH", "")),
-            "ANSIBLE_COLLECTIONS_PATH": collections_path(),
-            "ANSIBLE_HOME": str(workdir / "ansible-home"),
-            "ANSIBLE_LOCAL_TEMP": str(workdir / "ansible-tmp"),
-            "ANSIBLE_NOCOLOR": "1",
-            "ANSIBLE_FORCE_COLOR": "0",
-            "ANSIBLE_LOCALHOST_WARNING": "False",
-            "GAMEPANEL_BASE_URL": base_url,
-            "GAMEPANEL_API_TOKEN": token,
-            "GAMEPANEL_STATE_DIR": str(self.state_dir),
-            "PYTHONUNBUFFERED": "1",
-        })
+        self.env.update(
+            {
+                "PATH": "%s:%s" % (path, os.environ.get("PATH", "")),
+                "ANSIBLE_COLLECTIONS_PATH": collections_path(),
+                "ANSIBLE_HOME": str(workdir / "ansible-home"),
+                "ANSIBLE_LOCAL_TEMP": str(workdir / "ansible-tmp"),
+                "ANSIBLE_NOCOLOR": "1",
+                "ANSIBLE_FORCE_COLOR": "0",
+                "ANSIBLE_LOCALHOST_WARNING": "False",
+                "GAMEPANEL_BASE_URL": base_url,
+                "GAMEPANEL_API_TOKEN": token,
+                "GAMEPANEL_STATE_DIR": str(self.state_dir),
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
         self.env.update(env or {})
-        self.command = [str(path / "ansible-rulebook"), "-r", rulebook, "-i", "fleet.gamepanel.yml",
-                        "--vars", "vars.yml", "-v"]
+        self.command = [
+            str(path / "ansible-rulebook"),
+            "-r",
+            rulebook,
+            "-i",
+            "fleet.gamepanel.yml",
+            "--vars",
+            "vars.yml",
+            "-v",
+        ]
         self.process = None
         self.started = None
 
     def start(self) -> "Rulebook":
         with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err:
             self.process = subprocess.Popen(  # pylint: disable=consider-using-with
-                self.command, cwd=self.workdir, env=self.env, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                start_new_session=True)
+                self.command,
+                cwd=self.workdir,
+                env=self.env,
+                stdout=out,
+                stderr=err,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         self.started = time.monotonic()
         return self
 
@@ -114,8 +137,9 @@ class Rulebook:
             if match:
                 return match
             if self.process.poll() is not None:
-                pytest.fail("ansible-rulebook exited (%s) before %r\n%s"
-                            % (self.process.returncode, pattern, self.describe()))
+                pytest.fail(
+                    "ansible-rulebook exited (%s) before %r\n%s" % (self.process.returncode, pattern, self.describe())
+                )
             if time.monotonic() > deadline:
                 pytest.fail("no %r within %s s\n%s" % (pattern, timeout, self.describe()))
             time.sleep(0.1)

@@ -14,7 +14,8 @@ import importlib
 import logging
 
 fleet_events = importlib.import_module(
-    "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events")
+    "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events"
+)
 
 LOGGER = "gamepanel.panel.fleet_events"
 
@@ -33,8 +34,7 @@ def test_the_source_survives_500_429_html_and_a_revoked_token_and_says_why(emula
     # rate_limit 0: no client-side pacing. With pacing on, the shared budget treats a 429 without
     # Retry-After as a full minute (ratelimit.py) and the next read waits up to a minute: right for
     # a real panel, a minute lost for this test, which is about what the source does with failures.
-    args = {"base_url": emulator.live_url, "api_token": token, "interval": 0.05, "retry_timeout": 0.2,
-            "rate_limit": 0}
+    args = {"base_url": emulator.live_url, "api_token": token, "interval": 0.05, "retry_timeout": 0.2, "rate_limit": 0}
     watcher = fleet_events.FleetWatcher(args, environ={})
     queue = asyncio.Queue()
     caplog.set_level(logging.INFO, logger=LOGGER)
@@ -42,14 +42,22 @@ def test_the_source_survives_500_429_html_and_a_revoked_token_and_says_why(emula
     asyncio.run(watcher.run(queue, reads=1))  # the baseline
     control.add_fault(kind="status", status=500, method="GET", path="^/servers$", count=1)
     control.add_fault(kind="status", status=429, method="GET", path="^/servers$", count=1)
-    control.add_fault(kind="status", status=502, method="GET", path="^/servers$", count=1,
-                      body="<html><body><h1>502 Bad Gateway</h1></body></html>")
+    control.add_fault(
+        kind="status",
+        status=502,
+        method="GET",
+        path="^/servers$",
+        count=1,
+        body="<html><body><h1>502 Bad Gateway</h1></body></html>",
+    )
     asyncio.run(watcher.run(queue, reads=3))
     assert watcher.failures == 3 and drain(queue) == []
     control.set_server("mc-01", status="offline")
     asyncio.run(watcher.run(queue, reads=1))
     events = drain(queue)
-    assert [(event["kind"], event["id"], event["status"]) for event in events] == [("status_changed", "mc-01", "offline")]
+    assert [(event["kind"], event["id"], event["status"]) for event in events] == [
+        ("status_changed", "mc-01", "offline")
+    ]
 
     control.revoke_token("watcher")
 
@@ -74,6 +82,7 @@ def test_the_source_survives_500_429_html_and_a_revoked_token_and_says_why(emula
     assert any("HTTP 502" in message and "Bad Gateway" in message for message in failures), messages
     assert any("HTTP 401" in message for message in failures), messages
     assert any("works again after 3 failed reads" in message for message in messages), messages
-    assert all(record.levelno == logging.WARNING for record in caplog.records
-               if "the fleet read failed" in record.getMessage())
+    assert all(
+        record.levelno == logging.WARNING for record in caplog.records if "the fleet read failed" in record.getMessage()
+    )
     assert token not in caplog.text and token not in repr(events)

@@ -49,23 +49,41 @@ def wait_until(predicate, timeout, what):
 
 
 def test_keep_online_starts_the_crashed_spares_the_stopped_and_gives_up_on_a_crash_loop(
-        rulebook, tmp_path, monkeypatch):
+    rulebook, tmp_path, monkeypatch
+):
     with EmulatorProcess() as emulator:
         control = emulator.control
         control.settings(rate_limits={"team": RATE})
         control.set_server("mc-03", status="online", uptime_seconds=500)
         control.set_server("rust-02", status="online", uptime_seconds=500)
         env = {"GAMEPANEL_RATE_LIMIT": str(RATE)}
-        watcher = rulebook(emulator.live_url, {"keep_online_interval": 1, "keep_online_leave_alone": ["mc-03"],
-                                               "keep_online_wait_timeout": 60}, env=env)
+        watcher = rulebook(
+            emulator.live_url,
+            {"keep_online_interval": 1, "keep_online_leave_alone": ["mc-03"], "keep_online_wait_timeout": 60},
+            env=env,
+        )
         watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
 
         # The restart job, on the same token, all along.
         job = subprocess.Popen(  # pylint: disable=consider-using-with
-            [os.path.join(os.path.dirname(watcher.command[0]), "ansible-playbook"), "gamepanel.panel.restart_fleet",
-             "-i", "fleet.gamepanel.yml", "-e", "target=game_rust", "-e", "rolling_restart_min_uptime=0",
-             "-e", "ansible_python_interpreter=%s" % os.path.join(os.path.dirname(watcher.command[0]), "python")],
-            cwd=tmp_path, env=watcher.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [
+                os.path.join(os.path.dirname(watcher.command[0]), "ansible-playbook"),
+                "gamepanel.panel.restart_fleet",
+                "-i",
+                "fleet.gamepanel.yml",
+                "-e",
+                "target=game_rust",
+                "-e",
+                "rolling_restart_min_uptime=0",
+                "-e",
+                "ansible_python_interpreter=%s" % os.path.join(os.path.dirname(watcher.command[0]), "python"),
+            ],
+            cwd=tmp_path,
+            env=watcher.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         try:
             # mc-02: stopped by the collection (its ledger entry, then the POST), as server_control does.
             monkeypatch.setenv("GAMEPANEL_STATE_DIR", str(watcher.state_dir))  # the watcher's budget and ledger
@@ -86,10 +104,14 @@ def test_keep_online_starts_the_crashed_spares_the_stopped_and_gives_up_on_a_cra
             for round_number in (1, 2):
                 wait_until(lambda: posts(emulator, "ark-01") == round_number, 60, "start %d of ark-01" % round_number)
                 # The ensure_online run ends once it has seen ark-01 online; the watcher has seen it too.
-                wait_until(lambda: watcher.output().count("ARK_Island: started") == round_number, 60,
-                           "the end of ensure_online run %d for ark-01" % round_number)
-                watcher.wait_for(r"status_changed ark-01 \(\w+ -> online", timeout=30,
-                                 since=len(watcher.output()) - 5000)
+                wait_until(
+                    lambda: watcher.output().count("ARK_Island: started") == round_number,
+                    60,
+                    "the end of ensure_online run %d for ark-01" % round_number,
+                )
+                watcher.wait_for(
+                    r"status_changed ark-01 \(\w+ -> online", timeout=30, since=len(watcher.output()) - 5000
+                )
                 time.sleep(1.5)  # one more read
                 control.set_server("ark-01", status="offline")
             watcher.wait_for(r"keep_online gives up on ARK Island \(ark-01\)", timeout=30)
@@ -113,7 +135,9 @@ def test_keep_online_starts_the_crashed_spares_the_stopped_and_gives_up_on_a_cra
         assert counters["restarts"].get("rust-01") == 1 and counters["restarts"].get("rust-02") == 1
         assert counters["rate_limited"] == 0 and "429" not in counters["responses"], counters
         sent = sum(counters["requests"]["owner-control"].values())
-        print("requests sent: %d, budget %d a minute (%s)" % (sent, RATE, "saturated" if sent > RATE else "not saturated"))
+        print(
+            "requests sent: %d, budget %d a minute (%s)" % (sent, RATE, "saturated" if sent > RATE else "not saturated")
+        )
         output = watcher.output()
         assert "gp-test-owner-control" not in output
         print("requests the panel received: %s" % counters["requests"], file=sys.stderr)

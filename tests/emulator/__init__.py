@@ -5,4 +5,5 @@
 Test infrastructure only; the collection never imports this package. Start it with
 ``python tests/emulator/run.py`` or through ``emulator.harness.EmulatorProcess``.
 """
+
 from __future__ import annotations

@@ -4,6 +4,7 @@
 
 The same command line as ``run.py``; ``--help`` lists the options.
 """
+
 from __future__ import annotations
 
 import os

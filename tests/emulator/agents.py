@@ -8,6 +8,7 @@ at the instant it happened. Reads, counters, ``advance()`` and forced check-ins 
 so what a client observes is exactly what a periodic loop would have produced, at a cost of
 zero for idle servers.
 """
+
 from __future__ import annotations
 
 import math
@@ -129,7 +130,9 @@ def apply_action(world: PanelState, server: Server, action: Action, instant: flo
         world.counters.count_restart(server.id)
         lag = world.settings
         if was_online and since is not None and (lag.read_lag_reads > 0 or lag.read_lag_seconds > 0):
-            server.stale = StaleView(online_since=since, until=instant + lag.read_lag_seconds, reads_left=lag.read_lag_reads)
+            server.stale = StaleView(
+                online_since=since, until=instant + lag.read_lag_seconds, reads_left=lag.read_lag_reads
+            )
     action.applied_at = instant
     action.effect = effect
     server.remember(action)

@@ -5,6 +5,7 @@
 The specification names the Server fields but leaves the sub-resource shapes open ("not shown");
 the shapes chosen here are documented in tests/emulator/README.md.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,9 +32,11 @@ def stale_json(server: Server, now: float) -> str | None:
         return None
     stale.reads_left = max(0, stale.reads_left - 1)
     uptime = max(0, int(now - stale.online_since))
-    return (f'{{"id": {json.dumps(server.id)}, "name": {json.dumps(server.name)}, "game": {json.dumps(server.game)}, '
-            f'"status": "online", "players": {{"current": {server.players_current}, "max": {server.players_max}}}, '
-            f'"cpu": {server.cpu_pinned or 0.0!r}, "memory_mb": {server.memory_pinned or 0}, "uptime_seconds": {uptime}}}')
+    return (
+        f'{{"id": {json.dumps(server.id)}, "name": {json.dumps(server.name)}, "game": {json.dumps(server.game)}, '
+        f'"status": "online", "players": {{"current": {server.players_current}, "max": {server.players_max}}}, '
+        f'"cpu": {server.cpu_pinned or 0.0!r}, "memory_mb": {server.memory_pinned or 0}, "uptime_seconds": {uptime}}}'
+    )
 
 
 def server_body(server: Server, now: float, churn_default: bool) -> dict[str, t.Any]:
@@ -58,11 +61,15 @@ def server_json(server: Server, now: float, churn_default: bool) -> str:
             return lagging
     head = server.json_head
     if not head:
-        head = server.json_head = f'{{"id": {json.dumps(server.id)}, "name": {json.dumps(server.name)}, "game": {json.dumps(server.game)}, '
+        head = server.json_head = (
+            f'{{"id": {json.dumps(server.id)}, "name": {json.dumps(server.name)}, "game": {json.dumps(server.game)}, '
+        )
     status = STATUS_JSON.get(server.status) or json.dumps(server.status)
     players, cpu, memory, uptime = live_figures(server, now, churn_default)
-    return (f'{head}"status": {status}, "players": {{"current": {players}, "max": {server.players_max}}}, '
-            f'"cpu": {cpu!r}, "memory_mb": {memory}, "uptime_seconds": {uptime}}}')
+    return (
+        f'{head}"status": {status}, "players": {{"current": {players}, "max": {server.players_max}}}, '
+        f'"cpu": {cpu!r}, "memory_mb": {memory}, "uptime_seconds": {uptime}}}'
+    )
 
 
 def servers_json(servers: t.Iterable[str]) -> str:
@@ -90,14 +97,23 @@ def metrics_body(server: Server, now: float, churn_default: bool, clock: Emulate
             samples.append({"timestamp": clock.iso(instant), "cpu": 0.0, "memory_mb": 0, "players": 0})
             continue
         players = players_now(server, instant, churn_default)
-        samples.append({"timestamp": clock.iso(instant), "cpu": cpu_now(server, instant, players),
-                        "memory_mb": memory_now(server, instant, players), "players": players})
+        samples.append(
+            {
+                "timestamp": clock.iso(instant),
+                "cpu": cpu_now(server, instant, players),
+                "memory_mb": memory_now(server, instant, players),
+                "players": players,
+            }
+        )
     return {"server_id": server.id, "interval_seconds": METRIC_STEP_SECONDS, "samples": samples}
 
 
 def console_body(server: Server, now: float, clock: EmulatedClock) -> dict[str, t.Any]:
-    lines = [{"timestamp": clock.iso(instant), "level": level, "message": message}
-             for instant, level, message in server.console or () if instant <= now]
+    lines = [
+        {"timestamp": clock.iso(instant), "level": level, "message": message}
+        for instant, level, message in server.console or ()
+        if instant <= now
+    ]
     return {"server_id": server.id, "lines": lines}
 
 

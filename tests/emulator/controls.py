@@ -4,6 +4,7 @@
 
 Answers only to loopback peers, whatever address the emulator listens on.
 """
+
 from __future__ import annotations
 
 import functools
@@ -69,6 +70,7 @@ async def json_body(request: web.Request) -> dict[str, t.Any]:
 
 # ---------------------------------------------------------------------- views
 
+
 def action_view(state: PanelState, action: Action) -> dict[str, t.Any]:
     return {
         "action_id": action.action_id,
@@ -87,25 +89,29 @@ def server_view(state: PanelState, server: Server) -> dict[str, t.Any]:
     agents.catch_up_schedule(state, server, now)
     agent = server.agent
     view = server_body(server, now, state.settings.player_churn)
-    view.update({
-        "account": server.account,
-        "agent": {
-            "connected": agent.connected,
-            "checkin_interval": agent.checkin_interval,
-            "checkin_jitter": agent.checkin_jitter,
-            "last_checkin_seconds_ago": None if agent.last_checkin is None else round(now - agent.last_checkin, 3),
-            "next_checkin_in_seconds": round(agent.next_checkin - now, 3) if agent.connected else None,
-        },
-        "boot_time": server.boot_time,
-        "stop_time": server.stop_time,
-        "fast_restart": server.fast_restart,
-        "player_churn": server.player_churn,
-        "cpu_pinned": server.cpu_pinned,
-        "memory_pinned": server.memory_pinned,
-        "pending_actions": [action_view(state, action) for action in server.pending or ()],
-        "transition": [{"status": status, "in_seconds": round(instant - now, 3)} for instant, status in server.phases],
-        "history": [action_view(state, action) for action in server.history or ()],
-    })
+    view.update(
+        {
+            "account": server.account,
+            "agent": {
+                "connected": agent.connected,
+                "checkin_interval": agent.checkin_interval,
+                "checkin_jitter": agent.checkin_jitter,
+                "last_checkin_seconds_ago": None if agent.last_checkin is None else round(now - agent.last_checkin, 3),
+                "next_checkin_in_seconds": round(agent.next_checkin - now, 3) if agent.connected else None,
+            },
+            "boot_time": server.boot_time,
+            "stop_time": server.stop_time,
+            "fast_restart": server.fast_restart,
+            "player_churn": server.player_churn,
+            "cpu_pinned": server.cpu_pinned,
+            "memory_pinned": server.memory_pinned,
+            "pending_actions": [action_view(state, action) for action in server.pending or ()],
+            "transition": [
+                {"status": status, "in_seconds": round(instant - now, 3)} for instant, status in server.phases
+            ],
+            "history": [action_view(state, action) for action in server.history or ()],
+        }
+    )
     return view
 
 
@@ -114,7 +120,9 @@ def state_view(state: PanelState) -> dict[str, t.Any]:
     return {
         "clock": {"now": state.clock.iso(state.clock.now()), "advanced_seconds": state.clock.offset},
         "settings": state.settings.describe(),
-        "accounts": {name: {"plan": a.plan, "paid": a.paid, "users": dict(a.users)} for name, a in state.accounts.items()},
+        "accounts": {
+            name: {"plan": a.plan, "paid": a.paid, "users": dict(a.users)} for name, a in state.accounts.items()
+        },
         "tokens": [token.describe() for token in state.tokens_by_name.values()],
         "servers": [server_view(state, server) for server in state.servers.values()],
         "faults": state.faults.describe(),
@@ -122,6 +130,7 @@ def state_view(state: PanelState) -> dict[str, t.Any]:
 
 
 # ---------------------------------------------------------------------- endpoints
+
 
 async def index(request: web.Request, state: PanelState) -> t.Any:
     del request, state

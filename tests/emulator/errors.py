@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Error answers of the emulated panel: ``{"error": {"code": ..., "message": ...}}``."""
+
 from __future__ import annotations
 
 import json
@@ -30,7 +31,9 @@ def error_response(status: int, code: str, message: str, headers: dict[str, str]
 
 
 def json_response(payload: object, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    return web.Response(status=status, body=json.dumps(payload).encode("utf-8"), content_type=JSON_TYPE, headers=headers)
+    return web.Response(
+        status=status, body=json.dumps(payload).encode("utf-8"), content_type=JSON_TYPE, headers=headers
+    )
 
 
 def raw_json_response(text: str, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:

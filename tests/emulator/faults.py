@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Injected failures: error statuses, dropped connections and added latency."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -79,7 +80,19 @@ class FaultRegistry:
         return bool(self._faults)
 
     def add(self, spec: dict[str, t.Any]) -> Fault:
-        known = {"kind", "status", "seconds", "method", "path", "variant", "phase", "rate", "count", "body", "retry_after"}
+        known = {
+            "kind",
+            "status",
+            "seconds",
+            "method",
+            "path",
+            "variant",
+            "phase",
+            "rate",
+            "count",
+            "body",
+            "retry_after",
+        }
         unknown = sorted(set(spec) - known)
         if unknown:
             raise FaultSpecError(f"unknown fault field(s): {', '.join(unknown)}")
@@ -88,7 +101,9 @@ class FaultRegistry:
             raise FaultSpecError(f"fault kind must be one of {', '.join(KINDS)}, not {kind!r}")
         status = spec.get("status", 503 if kind == "status" else None)
         if kind == "status" and (not isinstance(status, int) or not 400 <= status <= 599):
-            raise FaultSpecError(f"a status fault needs status between 400 and 599 (500, 502 or 503 usually), not {status!r}")
+            raise FaultSpecError(
+                f"a status fault needs status between 400 and 599 (500, 502 or 503 usually), not {status!r}"
+            )
         seconds = spec.get("seconds", 0.0 if kind != "latency" else None)
         if not isinstance(seconds, (int, float)) or seconds < 0:
             raise FaultSpecError(f"fault seconds must be a number of seconds >= 0, not {seconds!r}")
@@ -113,10 +128,19 @@ class FaultRegistry:
                 raise FaultSpecError(f"fault retry_after must be whole seconds or an HTTP date, not {retry_after!r}")
             retry_after = str(retry_after)
         fault = Fault(
-            fault_id=f"fault-{self._next_id}", kind=kind, status=status if kind == "status" else None,
-            seconds=float(seconds), method=method, path=path, variant=_optional_choice(spec, "variant", VARIANTS),
-            phase=_optional_choice(spec, "phase", PHASES) or "before", rate=float(rate), count=count,
-            body=spec.get("body"), retry_after=retry_after, pattern=pattern,
+            fault_id=f"fault-{self._next_id}",
+            kind=kind,
+            status=status if kind == "status" else None,
+            seconds=float(seconds),
+            method=method,
+            path=path,
+            variant=_optional_choice(spec, "variant", VARIANTS),
+            phase=_optional_choice(spec, "phase", PHASES) or "before",
+            rate=float(rate),
+            count=count,
+            body=spec.get("body"),
+            retry_after=retry_after,
+            pattern=pattern,
         )
         self._next_id += 1
         self._faults.append(fault)

@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Loading and checking fixture files (YAML or JSON), and generating large fleets."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,10 +16,25 @@ from .telemetry import profile
 
 DEFAULT_FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "default.yaml")
 TIMING_DEFAULTS = {"checkin_interval": 0.2, "checkin_jitter": 0.05, "boot_time": 0.3, "stop_time": 0.2}
-SERVER_KEYS = frozenset({
-    "id", "name", "game", "status", "players", "uptime_seconds", "connected", "checkin_interval",
-    "checkin_jitter", "boot_time", "stop_time", "fast_restart", "player_churn", "cpu", "memory_mb",
-})
+SERVER_KEYS = frozenset(
+    {
+        "id",
+        "name",
+        "game",
+        "status",
+        "players",
+        "uptime_seconds",
+        "connected",
+        "checkin_interval",
+        "checkin_jitter",
+        "boot_time",
+        "stop_time",
+        "fast_restart",
+        "player_churn",
+        "cpu",
+        "memory_mb",
+    }
+)
 GENERATED_GAMES = ("minecraft", "rust", "ark", "valheim", "terraria", "cs2")
 
 
@@ -74,13 +90,18 @@ def server_spec(raw: t.Any, account: str, defaults: dict[str, float], where: str
             "players_max": require_int(players.get("max", profile(game).default_max_players), f"{where}.players.max"),
             "uptime_seconds": require_number(raw.get("uptime_seconds", 0), f"{where}.uptime_seconds"),
             "connected": require_bool(raw.get("connected", True), f"{where}.connected"),
-            "fast_restart": None if raw.get("fast_restart") is None else require_bool(raw["fast_restart"], f"{where}.fast_restart"),
-            "player_churn": None if raw.get("player_churn") is None else require_bool(raw["player_churn"], f"{where}.player_churn"),
+            "fast_restart": (
+                None if raw.get("fast_restart") is None else require_bool(raw["fast_restart"], f"{where}.fast_restart")
+            ),
+            "player_churn": (
+                None if raw.get("player_churn") is None else require_bool(raw["player_churn"], f"{where}.player_churn")
+            ),
             "cpu": None if raw.get("cpu") is None else require_number(raw["cpu"], f"{where}.cpu"),
             "memory_mb": None if raw.get("memory_mb") is None else require_int(raw["memory_mb"], f"{where}.memory_mb"),
         }
-        spec["checkin_interval"] = require_number(raw.get("checkin_interval", defaults["checkin_interval"]),
-                                                  f"{where}.checkin_interval", strictly_above=True)
+        spec["checkin_interval"] = require_number(
+            raw.get("checkin_interval", defaults["checkin_interval"]), f"{where}.checkin_interval", strictly_above=True
+        )
         for key in ("checkin_jitter", "boot_time", "stop_time"):
             spec[key] = require_number(raw.get(key, defaults[key]), f"{where}.{key}")
     except SettingsError as exc:
@@ -107,12 +128,24 @@ def generate_fleet(count: int, account: str, defaults: dict[str, float]) -> list
         else:
             status = "online"
         online = status == "online"
-        servers.append({
-            "id": f"srv-{number:05d}", "name": f"{game.capitalize()} {number:05d}", "game": game, "account": account,
-            "status": status, "players_current": (number * 7) % (capacity + 1) // 2 if online else 0, "players_max": capacity,
-            "uptime_seconds": float((number * 3571) % 604800 + 60) if online else 0.0, "connected": True,
-            "fast_restart": None, "player_churn": None, "cpu": None, "memory_mb": None, **defaults,
-        })
+        servers.append(
+            {
+                "id": f"srv-{number:05d}",
+                "name": f"{game.capitalize()} {number:05d}",
+                "game": game,
+                "account": account,
+                "status": status,
+                "players_current": (number * 7) % (capacity + 1) // 2 if online else 0,
+                "players_max": capacity,
+                "uptime_seconds": float((number * 3571) % 604800 + 60) if online else 0.0,
+                "connected": True,
+                "fast_restart": None,
+                "player_churn": None,
+                "cpu": None,
+                "memory_mb": None,
+                **defaults,
+            }
+        )
     return servers
 
 
@@ -151,10 +184,16 @@ def _load_account(raw: t.Any, where: str) -> tuple[dict[str, t.Any], list[dict[s
         scope = SCOPE_ALIASES.get(token.get("scope"))
         if scope is None:
             raise FixtureError(f"{spot}.scope must be read-only or control, not {token.get('scope')!r}")
-        tokens.append({
-            "name": _string(token.get("name"), f"{spot}.name"), "account": name, "user": user, "scope": scope,
-            "value": _string(token.get("value"), f"{spot}.value"), "revoked": bool(token.get("revoked", False)),
-        })
+        tokens.append(
+            {
+                "name": _string(token.get("name"), f"{spot}.name"),
+                "account": name,
+                "user": user,
+                "scope": scope,
+                "value": _string(token.get("value"), f"{spot}.value"),
+                "revoked": bool(token.get("revoked", False)),
+            }
+        )
     return {"name": name, "plan": plan, "paid": paid, "users": dict(users)}, tokens
 
 
@@ -183,7 +222,9 @@ def load_fixture(path: str | None = None, fleet_size: int | None = None) -> Fixt
     if fleet_account not in {a["name"] for a in accounts}:
         raise FixtureError(f"fleet_account {fleet_account!r} is not an account of the fixture")
     if fleet_size is not None:
-        servers = [s for s in servers if s["account"] != fleet_account] + generate_fleet(fleet_size, fleet_account, defaults)
+        servers = [s for s in servers if s["account"] != fleet_account] + generate_fleet(
+            fleet_size, fleet_account, defaults
+        )
     _check_unique([s["id"] for s in servers], "server id")
     return Fixture(source, defaults, settings, accounts, tokens, servers, fleet_account)
 

@@ -2,10 +2,11 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Start, stop and steer an emulator from Python. Standard library only.
 
-    with EmulatorProcess() as emulator:
-        emulator.control.disconnect("mc-01")
-        ...
+with EmulatorProcess() as emulator:
+    emulator.control.disconnect("mc-01")
+    ...
 """
+
 from __future__ import annotations
 
 import http.client
@@ -108,7 +109,9 @@ class EmulatorControl:
     def advance(self, seconds: float) -> dict[str, t.Any]:
         return self._call("POST", "/advance", {"seconds": seconds})
 
-    def create_token(self, account: str, user: str, name: str, scope: str, value: str | None = None, role: str | None = None) -> str:
+    def create_token(
+        self, account: str, user: str, name: str, scope: str, value: str | None = None, role: str | None = None
+    ) -> str:
         """Create an API token and return its secret value (``role`` also adds or changes the user)."""
         spec = {"account": account, "user": user, "name": name, "scope": scope, "value": value}
         if role is not None:
@@ -139,9 +142,17 @@ class EmulatorControl:
 class EmulatorProcess:  # pylint: disable=too-many-instance-attributes
     """The emulator as a child process on a free loopback port."""
 
-    def __init__(self, fixture: str | None = None, fleet_size: int | None = None, python: str = sys.executable,
-                 *, controls: bool = True, startup_timeout: float = 15.0, extra_args: t.Sequence[str] = (),
-                 stderr: t.Any = None) -> None:
+    def __init__(
+        self,
+        fixture: str | None = None,
+        fleet_size: int | None = None,
+        python: str = sys.executable,
+        *,
+        controls: bool = True,
+        startup_timeout: float = 15.0,
+        extra_args: t.Sequence[str] = (),
+        stderr: t.Any = None,
+    ) -> None:
         self.fixture = fixture
         self.fleet_size = fleet_size
         self.python = python
@@ -173,10 +184,13 @@ class EmulatorProcess:  # pylint: disable=too-many-instance-attributes
         if self._process is not None:
             raise EmulatorError("the emulator is already running")
         process = subprocess.Popen(  # pylint: disable=consider-using-with
-            self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
+            self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr
+        )
         self._process = process
         lines: queue.Queue = queue.Queue()
-        self._reader = threading.Thread(target=_forward_lines, args=(process.stdout, lines), name="emulator-stdout", daemon=True)
+        self._reader = threading.Thread(
+            target=_forward_lines, args=(process.stdout, lines), name="emulator-stdout", daemon=True
+        )
         self._reader.start()
         try:
             first = lines.get(timeout=self.startup_timeout)

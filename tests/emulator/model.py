@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Plain data of the emulated panel: accounts, tokens, servers, agents, actions, settings."""
+
 from __future__ import annotations
 
 import collections

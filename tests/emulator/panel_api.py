@@ -6,6 +6,7 @@ One handler serves both, so every request goes through the same checks in the do
 order (docs/development.md, "Panel behaviour"): fault (before) -> 401 -> 403 starter -> 402 ->
 429 -> 404 route/server -> 405 -> 403 scope/role -> 415 -> 400 -> 422 -> answer -> fault (after).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -57,7 +58,7 @@ def split_variant(raw_path: str) -> tuple[str | None, str]:
     for variant in (PLANNED, LIVE):
         base = BASES[variant]
         if raw_path == base or raw_path.startswith(base + "/"):
-            return variant, raw_path[len(base):] or "/"
+            return variant, raw_path[len(base) :] or "/"
     return None, raw_path
 
 
@@ -112,7 +113,10 @@ async def handle(request: web.Request) -> web.StreamResponse:
     variant, tail = split_variant(request.rel_url.raw_path)
     if variant is None:
         state.counters.count_request("(none)", f"(none) {request.method} (unknown)")
-        return _counted(state, error_response(404, "not_found", f"Nothing here: the API lives under {BASES[LIVE]} and {BASES[PLANNED]}."))
+        return _counted(
+            state,
+            error_response(404, "not_found", f"Nothing here: the API lives under {BASES[LIVE]} and {BASES[PLANNED]}."),
+        )
     call = parse_call(variant, request.method, tail)
     token, label = identify(state.tokens_by_value, request.headers.get("Authorization"))
     state.counters.count_request(label, call.endpoint)
@@ -146,7 +150,12 @@ async def _answer(request: web.Request, state: PanelState, call: Call, token: To
         raise ApiError(404, "not_found", f"The {call.variant} API has no {call.method} {call.tail}.")
     server = _find_server(state, account, call.server_id)
     if call.operation is None:
-        raise ApiError(405, "method_not_allowed", f"{call.template} does not accept {call.method}.", {"Allow": ", ".join(call.operations)})
+        raise ApiError(
+            405,
+            "method_not_allowed",
+            f"{call.template} does not accept {call.method}.",
+            {"Allow": ", ".join(call.operations)},
+        )
     if call.is_action:
         require_control(token, account)
         action = "restart" if call.operation == "restart" else await _action_from_body(request)
@@ -179,7 +188,9 @@ def _fault_answer(request: web.Request, state: PanelState, fault: Fault) -> web.
     if fault.body is not None:
         response = web.Response(status=fault.status, text=fault.body, content_type="text/plain")
     else:
-        response = error_response(fault.status, "injected_fault", f"Injected fault {fault.fault_id}: the panel answered {fault.status}.")
+        response = error_response(
+            fault.status, "injected_fault", f"Injected fault {fault.fault_id}: the panel answered {fault.status}."
+        )
     if fault.retry_after is not None:
         response.headers["Retry-After"] = fault.retry_after
     return _counted(state, response)
@@ -192,8 +203,12 @@ def _check_rate_limit(state: PanelState, token_name: str, account: Account) -> N
         return
     retry_after = SlidingWindowLimiter.retry_after_header(wait)
     headers = {"Retry-After": retry_after} if state.settings.retry_after else {}
-    raise ApiError(429, "rate_limited",
-                   f"Token '{token_name}' exceeded its rate limit of {limit} requests per minute; try again in {retry_after} s.", headers)
+    raise ApiError(
+        429,
+        "rate_limited",
+        f"Token '{token_name}' exceeded its rate limit of {limit} requests per minute; try again in {retry_after} s.",
+        headers,
+    )
 
 
 def _find_server(state: PanelState, account: Account, server_id: str | None) -> Server | None:
@@ -208,8 +223,11 @@ def _find_server(state: PanelState, account: Account, server_id: str | None) -> 
 
 async def _action_from_body(request: web.Request) -> str:
     if request.content_type != JSON_TYPE:
-        raise ApiError(415, "unsupported_media_type",
-                       f"The control request needs 'Content-Type: application/json', not '{request.content_type}'.")
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            f"The control request needs 'Content-Type: application/json', not '{request.content_type}'.",
+        )
     raw = await request.read()
     try:
         body = json.loads(raw)
@@ -221,11 +239,14 @@ async def _action_from_body(request: web.Request) -> str:
         raise ApiError(422, "missing_action", f"The request body needs 'action', one of {', '.join(ACTIONS)}.")
     action = body["action"]
     if action not in ACTIONS:
-        raise ApiError(422, "invalid_action", f"'action' must be one of {', '.join(ACTIONS)}, not {json.dumps(action)}.")
+        raise ApiError(
+            422, "invalid_action", f"'action' must be one of {', '.join(ACTIONS)}, not {json.dumps(action)}."
+        )
     return action
 
 
 # ---------------------------------------------------------------------- read operations
+
 
 def _page_request(request: web.Request, default_size: int) -> tuple[int, int]:
     try:
@@ -255,7 +276,9 @@ def _servers_json(state: PanelState, servers: list[Server]) -> str:
     return bodies.servers_json(parts)
 
 
-def read_list(request: web.Request, state: PanelState, variant: str, server: Server | None, account: Account) -> web.Response:
+def read_list(
+    request: web.Request, state: PanelState, variant: str, server: Server | None, account: Account
+) -> web.Response:
     del server
     servers = state.account_servers[account.name]
     style = state.settings.live_list_style if variant == LIVE else "planned"
@@ -265,7 +288,7 @@ def read_list(request: web.Request, state: PanelState, variant: str, server: Ser
     default_size = state.settings.page_size
     page, per_page = _page_request(request, default_size)
     start = (page - 1) * per_page
-    items = _servers_json(state, servers[start:start + per_page])
+    items = _servers_json(state, servers[start : start + per_page])
     next_url = _next_url(request, variant, page, per_page, default_size) if start + per_page < len(servers) else None
     if style == "link_header":
         return raw_json_response(items, headers={"Link": f'<{next_url}>; rel="next"'} if next_url else None)
@@ -273,27 +296,37 @@ def read_list(request: web.Request, state: PanelState, variant: str, server: Ser
     return raw_json_response(f'{{"{key}": {items}, "next": {json.dumps(next_url)}}}')
 
 
-def read_server(request: web.Request, state: PanelState, variant: str, server: Server, account: Account) -> web.Response:
+def read_server(
+    request: web.Request, state: PanelState, variant: str, server: Server, account: Account
+) -> web.Response:
     del request, variant, account
     return raw_json_response(bodies.server_json(server, state.clock.now(), state.settings.player_churn))
 
 
-def read_players(request: web.Request, state: PanelState, variant: str, server: Server, account: Account) -> web.Response:
+def read_players(
+    request: web.Request, state: PanelState, variant: str, server: Server, account: Account
+) -> web.Response:
     del request, variant, account
     return json_response(bodies.players_body(server, state.clock.now(), state.settings.player_churn, state.clock))
 
 
-def read_metrics(request: web.Request, state: PanelState, variant: str, server: Server, account: Account) -> web.Response:
+def read_metrics(
+    request: web.Request, state: PanelState, variant: str, server: Server, account: Account
+) -> web.Response:
     del request, variant, account
     return json_response(bodies.metrics_body(server, state.clock.now(), state.settings.player_churn, state.clock))
 
 
-def read_console(request: web.Request, state: PanelState, variant: str, server: Server, account: Account) -> web.Response:
+def read_console(
+    request: web.Request, state: PanelState, variant: str, server: Server, account: Account
+) -> web.Response:
     del request, variant, account
     return json_response(bodies.console_body(server, state.clock.now(), state.clock))
 
 
-def read_resources(request: web.Request, state: PanelState, variant: str, server: Server, account: Account) -> web.Response:
+def read_resources(
+    request: web.Request, state: PanelState, variant: str, server: Server, account: Account
+) -> web.Response:
     del request, variant, account
     return json_response(bodies.resources_body(server, state.clock.now(), state.settings.player_churn))
 

@@ -5,6 +5,7 @@
 Register it with ``pytest_plugins = ["emulator.pytest_plugin"]`` in a top-level conftest (with
 ``tests/`` on sys.path).
 """
+
 from __future__ import annotations
 
 import typing as t

@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Per-token request limit over a sliding 60-second window (specification section 8)."""
+
 from __future__ import annotations
 
 import collections

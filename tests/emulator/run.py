@@ -6,6 +6,7 @@ The first line on stdout is a JSON object with the base URLs; SIGTERM or Ctrl-C 
 A script form of ``python -m emulator``: both run ``__main__.run``. It works from the
 checkout (package ``emulator``) and from the installed wheel (package ``gamepanel_emulator``).
 """
+
 from __future__ import annotations
 
 import importlib

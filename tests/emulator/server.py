@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Command line of the emulator: load the fixture, listen, print the base URLs, stop on a signal."""
+
 from __future__ import annotations
 
 import argparse
@@ -16,14 +17,21 @@ from .state import PanelState
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="run.py", description="Panel emulator: the v1 API of the game-server panel, for tests and demos.")
+    parser = argparse.ArgumentParser(
+        prog="run.py", description="Panel emulator: the v1 API of the game-server panel, for tests and demos."
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="port to listen on; 0 picks a free one (default)")
     parser.add_argument("--fixture", help="YAML or JSON fixture file (default: the built-in fixtures/default.yaml)")
     parser.add_argument("--fleet-size", type=int, help="replace the fleet account's servers with N generated ones")
-    parser.add_argument("--no-controls", dest="controls", action="store_false", help="do not serve the /_emulator control interface")
-    parser.add_argument("--watch-stdin", action="store_true",
-                        help="stop when standard input closes (the harness uses it so no emulator outlives its test run)")
+    parser.add_argument(
+        "--no-controls", dest="controls", action="store_false", help="do not serve the /_emulator control interface"
+    )
+    parser.add_argument(
+        "--watch-stdin",
+        action="store_true",
+        help="stop when standard input closes (the harness uses it so no emulator outlives its test run)",
+    )
     args = parser.parse_args(argv)
     if args.fleet_size is not None and args.fleet_size < 0:
         parser.error("--fleet-size must be >= 0")

@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Validation of emulator settings, shared by the fixture loader and the controls."""
+
 from __future__ import annotations
 
 import copy
@@ -57,7 +58,7 @@ def updated_settings(current: Settings, updates: dict[str, t.Any]) -> Settings:
             result.read_lag_seconds = require_number(value, key)
         elif key == "rate_limits":
             if not isinstance(value, dict):
-                raise SettingsError("rate_limits must be a mapping such as {\"pro\": 120, \"team\": 600}")
+                raise SettingsError('rate_limits must be a mapping such as {"pro": 120, "team": 600}')
             for plan, limit in value.items():
                 if plan not in PLANS or plan == "starter":
                     raise SettingsError(f"rate_limits keys are pro and team, not {plan!r}")

@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The whole emulated panel in memory, and the operations the API and the controls perform on it."""
+
 from __future__ import annotations
 
 import copy
@@ -52,7 +53,9 @@ class PanelState:  # pylint: disable=too-many-instance-attributes
         self.action_sequence = 0
         # Servers with queued actions or transitions under way; the only ones settle_active() visits.
         self.active: set[str] = set()
-        self.accounts = {a["name"]: Account(a["name"], a["plan"], a["paid"], dict(a["users"])) for a in self.fixture.accounts}
+        self.accounts = {
+            a["name"]: Account(a["name"], a["plan"], a["paid"], dict(a["users"])) for a in self.fixture.accounts
+        }
         self.tokens_by_name: dict[str, Token] = {}
         self.tokens_by_value: dict[str, Token] = {}
         for spec in self.fixture.tokens:
@@ -68,14 +71,27 @@ class PanelState:  # pylint: disable=too-many-instance-attributes
         interval = spec["checkin_interval"]
         uptime = spec["uptime_seconds"]
         return Server(
-            id=spec["id"], name=spec["name"], game=spec["game"], account=spec["account"], status=spec["status"],
-            players_current=spec["players_current"], players_max=spec["players_max"],
+            id=spec["id"],
+            name=spec["name"],
+            game=spec["game"],
+            account=spec["account"],
+            status=spec["status"],
+            players_current=spec["players_current"],
+            players_max=spec["players_max"],
             online_since=now - uptime if spec["status"] == ONLINE or uptime > 0 else None,
             # Agents start at random points of their interval, so a big fleet does not check in in lockstep.
-            agent=Agent(connected=spec["connected"], checkin_interval=interval, checkin_jitter=spec["checkin_jitter"],
-                        next_checkin=now + self.rng.uniform(0, interval)),
-            boot_time=spec["boot_time"], stop_time=spec["stop_time"], fast_restart=spec["fast_restart"],
-            player_churn=spec["player_churn"], cpu_pinned=spec["cpu"], memory_pinned=spec["memory_mb"],
+            agent=Agent(
+                connected=spec["connected"],
+                checkin_interval=interval,
+                checkin_jitter=spec["checkin_jitter"],
+                next_checkin=now + self.rng.uniform(0, interval),
+            ),
+            boot_time=spec["boot_time"],
+            stop_time=spec["stop_time"],
+            fast_restart=spec["fast_restart"],
+            player_churn=spec["player_churn"],
+            cpu_pinned=spec["cpu"],
+            memory_pinned=spec["memory_mb"],
             seed=stable_number(spec["id"]),
         )
 
@@ -112,8 +128,13 @@ class PanelState:  # pylint: disable=too-many-instance-attributes
         agents.settle(self, server, now)
         agents.catch_up_schedule(self, server, now)
         self.action_sequence += 1
-        queued = Action(action_id=f"act-{self.action_sequence:06d}", server_id=server.id, action=action,
-                        endpoint=endpoint, queued_at=now)
+        queued = Action(
+            action_id=f"act-{self.action_sequence:06d}",
+            server_id=server.id,
+            action=action,
+            endpoint=endpoint,
+            queued_at=now,
+        )
         server.enqueue(queued)
         self.active.add(server.id)
         self.counters.count_queued(server.id)
@@ -168,8 +189,12 @@ class PanelState:  # pylint: disable=too-many-instance-attributes
             server.players_current = checked["players_current"]
         if "uptime_seconds" in checked:
             server.online_since = now - checked["uptime_seconds"]
-        for key, attribute in (("cpu", "cpu_pinned"), ("memory_mb", "memory_pinned"),
-                               ("fast_restart", "fast_restart"), ("player_churn", "player_churn")):
+        for key, attribute in (
+            ("cpu", "cpu_pinned"),
+            ("memory_mb", "memory_pinned"),
+            ("fast_restart", "fast_restart"),
+            ("player_churn", "player_churn"),
+        ):
             if key in checked:
                 setattr(server, attribute, checked[key])
         timing = {key: checked[key] for key in FLEET_TIMING_KEYS if key in checked}

@@ -5,6 +5,7 @@
 Every figure is a pure function of the server and an instant, so reading a server twice in the
 same second gives the same answer and tests never depend on randomness.
 """
+
 from __future__ import annotations
 
 import dataclasses

@@ -26,10 +26,26 @@ all:
 TOKEN = "gp-test-owner-control"  # given through module_defaults only
 READ_ONLY = "gp-test-owner-read"  # the controller's GAMEPANEL_API_TOKEN
 # What differs between two runs of the same task whatever the path: timings and request stats.
-VOLATILE = {"elapsed", "api", "item", "ansible_loop_var", "_ansible_no_log", "_ansible_delegated_vars",
-            "_ansible_item_label", "_ansible_ignore_errors", "ansible_facts", "_ansible_verbose_always",
-            "deprecations", "warnings", "uptime_seconds", "cpu", "memory_mb", "exception", "online_seconds",
-            "joined_at"}
+VOLATILE = {
+    "elapsed",
+    "api",
+    "item",
+    "ansible_loop_var",
+    "_ansible_no_log",
+    "_ansible_delegated_vars",
+    "_ansible_item_label",
+    "_ansible_ignore_errors",
+    "ansible_facts",
+    "_ansible_verbose_always",
+    "deprecations",
+    "warnings",
+    "uptime_seconds",
+    "cpu",
+    "memory_mb",
+    "exception",
+    "online_seconds",
+    "joined_at",
+}
 
 
 def comparable(value):
@@ -48,12 +64,18 @@ def both(results, case):
 
 def run_both_paths(ansible, tmp_path, verbosity=0):
     remote_tmp = tmp_path / "remote-tmp"
-    run = ansible.playbook("action_path/both_paths.yml", inventory=INVENTORY, verbosity=verbosity, token=READ_ONLY,
-                           extra_vars={"env_token": TOKEN}, env={
-                               "ANSIBLE_CONNECTION_PLUGINS": str(TESTS / "connection_plugins"),
-                               "ANSIBLE_KEEP_REMOTE_FILES": "1",
-                               "ANSIBLE_REMOTE_TMP": str(remote_tmp),
-                           })
+    run = ansible.playbook(
+        "action_path/both_paths.yml",
+        inventory=INVENTORY,
+        verbosity=verbosity,
+        token=READ_ONLY,
+        extra_vars={"env_token": TOKEN},
+        env={
+            "ANSIBLE_CONNECTION_PLUGINS": str(TESTS / "connection_plugins"),
+            "ANSIBLE_KEEP_REMOTE_FILES": "1",
+            "ANSIBLE_REMOTE_TMP": str(remote_tmp),
+        },
+    )
     assert run.rc == 0, run.describe()
     return run, remote_tmp
 
@@ -62,7 +84,15 @@ def test_both_paths_give_the_same_results(ansible, emulator, tmp_path):
     run, remote_tmp = run_both_paths(ansible, tmp_path)
     results = run.result("Results")["msg"]
 
-    for case in ("read_one", "read_filtered", "nothing_to_do", "predicted", "unknown", "unsupported", "from_environment"):
+    for case in (
+        "read_one",
+        "read_filtered",
+        "nothing_to_do",
+        "predicted",
+        "unknown",
+        "unsupported",
+        "from_environment",
+    ):
         in_process, module = both(results, case)
         assert comparable(in_process) == comparable(module), case
 
@@ -76,7 +106,11 @@ def test_both_paths_give_the_same_results(ansible, emulator, tmp_path):
     unknown, unused = both(results, "unknown")
     assert unknown["failed"] is True and unknown["status"] == 404 and "no-such-server" in unknown["msg"]
     unsupported, unused = both(results, "unsupported")
-    assert unsupported["failed"] is True and "Unsupported parameters" in unsupported["msg"] and "colour" in unsupported["msg"]
+    assert (
+        unsupported["failed"] is True
+        and "Unsupported parameters" in unsupported["msg"]
+        and "colour" in unsupported["msg"]
+    )
     environment, unused = both(results, "from_environment")
     assert environment["failed"] is True and environment["status"] == 401 and "revoked" in environment["msg"]
     in_process, module = both(results, "restarted")

@@ -14,8 +14,17 @@ import json
 PLAYBOOK = "reliability/fleet_restart.yml"
 ONLINE = ("mc-01", "mc-02", "rust-01", "ark-01")
 AWAY = ("mc-02", "rust-01")
-INVENTORY = "---\n" + json.dumps({"all": {"hosts": {
-    server_id: {"gamepanel_id": server_id, "ansible_connection": "local"} for server_id in ONLINE}}}) + "\n"
+INVENTORY = (
+    "---\n"
+    + json.dumps(
+        {
+            "all": {
+                "hosts": {server_id: {"gamepanel_id": server_id, "ansible_connection": "local"} for server_id in ONLINE}
+            }
+        }
+    )
+    + "\n"
+)
 
 
 def report_of(run):

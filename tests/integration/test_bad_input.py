@@ -96,8 +96,9 @@ def test_invalid_options_and_combinations_fail_before_anything_is_sent(ansible, 
 
 def test_a_base_url_without_the_version_segment_blames_base_url_not_the_id(ansible, emulator):
     root = emulator.live_url.rsplit("/v1", 1)[0]
-    results = run_cases(ansible, bad_controls=[{"id": "mc-01", "base_url": root},
-                                               {"id": "mc-01", "base_url": root + "/api"}])["controls"]
+    results = run_cases(
+        ansible, bad_controls=[{"id": "mc-01", "base_url": root}, {"id": "mc-01", "base_url": root + "/api"}]
+    )["controls"]
     for result in results:
         assert result["failed"] is True
         assert "Check base_url" in result["msg"] and "no version segment" in result["msg"], result["msg"]
@@ -111,10 +112,15 @@ HUGE = b"<html>" + b"A" * (5 * 1024 * 1024) + b"</html>"
 FOREIGN_ANSWERS = [
     ("html", 200, b"<!DOCTYPE html><html><body>Welcome to nginx!</body></html>", "text/html", "not JSON"),
     ("empty", 200, b"", "application/json", "empty body"),
-    ("invalid JSON", 200, b"{\"servers\": [", "application/json", "not JSON"),
+    ("invalid JSON", 200, b'{"servers": [', "application/json", "not JSON"),
     ("5 MB of HTML", 200, HUGE, "text/html", "not JSON"),
-    ("a health check's JSON", 200, json.dumps({"status": "ok", "version": "1.2"}).encode(), "application/json",
-     "not a server"),
+    (
+        "a health check's JSON",
+        200,
+        json.dumps({"status": "ok", "version": "1.2"}).encode(),
+        "application/json",
+        "not a server",
+    ),
     ("a JSON array", 200, json.dumps([1, 2, 3]).encode(), "application/json", "not a server object"),
     ("an HTML 404", 404, b"<html><h1>404 Not Found</h1></html>", "text/html", "Check base_url"),
     ("an empty 404", 404, b"", "text/plain", "Check base_url"),
@@ -123,11 +129,14 @@ FOREIGN_ANSWERS = [
 
 
 def test_answers_that_are_not_the_panels_api(ansible):
-    panels = [CannedPanel(status, body, {"Content-Type": content_type})
-              for _case, status, body, content_type, _expected in FOREIGN_ANSWERS]
+    panels = [
+        CannedPanel(status, body, {"Content-Type": content_type})
+        for _case, status, body, content_type, _expected in FOREIGN_ANSWERS
+    ]
     try:
-        cases = [{"id": "mc-01", "base_url": panel.root + "/v1", "retry_timeout": 0, "wait_timeout": 3}
-                 for panel in panels]
+        cases = [
+            {"id": "mc-01", "base_url": panel.root + "/v1", "retry_timeout": 0, "wait_timeout": 3} for panel in panels
+        ]
         results = run_cases(ansible, bad_controls=cases)["controls"]
     finally:
         for panel in panels:

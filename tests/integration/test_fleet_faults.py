@@ -87,8 +87,9 @@ def test_rolling_restart_of_a_faulty_fleet_loses_nothing_and_restarts_nothing_tw
         control.add_fault(**fault)
 
     env = {"ANSIBLE_FORKS": "10"}
-    first = ansible.playbook(PLAYBOOK, base_url=fleet_emulator.live_url, inventory=inventory, env=env,
-                             extra_vars={"batch": 10}, timeout=600)
+    first = ansible.playbook(
+        PLAYBOOK, base_url=fleet_emulator.live_url, inventory=inventory, env=env, extra_vars={"batch": 10}, timeout=600
+    )
     assert first.rc == 0, first.describe()
     fired = {fault["id"]: fault["fired"] for fault in control.faults()}
     counters = control.counters()
@@ -106,8 +107,9 @@ def test_rolling_restart_of_a_faulty_fleet_loses_nothing_and_restarts_nothing_tw
         # A failed host names its server and says what became of the restart.
         assert server_id in result["msg"] and names[server_id] in result["msg"], result["msg"]
         if result["action"] == "restart":
-            assert ("may already be queued, not confirmed" in result["msg"]
-                    or "queued, not yet applied" in result["msg"]), result["msg"]
+            assert (
+                "may already be queued, not confirmed" in result["msg"] or "queued, not yet applied" in result["msg"]
+            ), result["msg"]
             unconfirmed.append(server_id)
         else:
             assert counters["posts"].get(server_id, 0) == 0 and restarts == 0, result
@@ -122,17 +124,29 @@ def test_rolling_restart_of_a_faulty_fleet_loses_nothing_and_restarts_nothing_tw
     control.clear_faults()
     posts_before = dict(counters["posts"])
     # The operator's check of the unconfirmed servers: no restart applied and none in the panel's queue.
-    lost = [server_id for server_id in unconfirmed
-            if counters["restarts"].get(server_id, 0) == 0 and not control.server(server_id)["pending_actions"]]
+    lost = [
+        server_id
+        for server_id in unconfirmed
+        if counters["restarts"].get(server_id, 0) == 0 and not control.server(server_id)["pending_actions"]
+    ]
     inventory = "---\n" + inventory_of(online, ignore_pending=lost).replace("\n", "") + "\n"
-    second = ansible.playbook(PLAYBOOK, base_url=fleet_emulator.live_url, inventory=inventory, env=env,
-                              extra_vars={"batch": 10, "fleet_min_uptime": 600}, timeout=600)
+    second = ansible.playbook(
+        PLAYBOOK,
+        base_url=fleet_emulator.live_url,
+        inventory=inventory,
+        env=env,
+        extra_vars={"batch": 10, "fleet_min_uptime": 600},
+        timeout=600,
+    )
     assert second.rc == 0, second.describe()
     rerun = restart_results(second)
     after = control.counters()
     assert all(not result.get("failed") for result in rerun.values()), [
-        (host, result["msg"]) for host, result in rerun.items() if result.get("failed")]
-    assert {server_id: after["restarts"].get(server_id, 0) for server_id in names} == {server_id: 1 for server_id in names}
+        (host, result["msg"]) for host, result in rerun.items() if result.get("failed")
+    ]
+    assert {server_id: after["restarts"].get(server_id, 0) for server_id in names} == {
+        server_id: 1 for server_id in names
+    }
     needed_rerun = sorted(server_id for server_id in names if counters["restarts"].get(server_id, 0) == 0)
     for server_id in names:
         if server_id not in needed_rerun:  # restarted by the first run: the re-run sent it nothing
@@ -140,11 +154,17 @@ def test_rolling_restart_of_a_faulty_fleet_loses_nothing_and_restarts_nothing_tw
             assert rerun[server_id]["changed"] is False
 
     figures = {
-        "servers": len(names), "requests": counters["requests_total"], "responses": counters["responses"],
-        "faults_fired": {label(spec): fired[fault_id]
-                         for spec, fault_id in zip(FAULTS, sorted(fired, key=lambda key: int(key.split("-")[1])))},
-        "confirmed_first_run": len(restarted_once), "failed_unconfirmed": len(unconfirmed),
-        "failed_before_queueing": len(unread), "needed_rerun": len(needed_rerun),
+        "servers": len(names),
+        "requests": counters["requests_total"],
+        "responses": counters["responses"],
+        "faults_fired": {
+            label(spec): fired[fault_id]
+            for spec, fault_id in zip(FAULTS, sorted(fired, key=lambda key: int(key.split("-")[1])))
+        },
+        "confirmed_first_run": len(restarted_once),
+        "failed_unconfirmed": len(unconfirmed),
+        "failed_before_queueing": len(unread),
+        "needed_rerun": len(needed_rerun),
         "restarted_by_first_run_though_failed": len([s for s in unconfirmed if counters["restarts"].get(s, 0) == 1]),
         "cleared_with_ignore_pending": len(lost),
     }

@@ -124,7 +124,8 @@ def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
 
     def back_online(server):
         return moment(server["history"][-1]["applied_at"]) + datetime.timedelta(
-            seconds=server["stop_time"] + server["boot_time"])
+            seconds=server["stop_time"] + server["boot_time"]
+        )
 
     converged = None
     for group in groups:
@@ -145,7 +146,9 @@ def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
     again = fleet_run(ansible, fleet, "restart_fleet", batch=5, rolling_restart_max_players=0)
     assert again.rc == 0, again.describe()
     assert posts(fleet.control.counters()) == posts(counters)
-    assert summary(again, "Summary of the rolling restart")[0] == "rolling_restart: 24 server(s): 3 skipped, 21 unchanged"
+    assert (
+        summary(again, "Summary of the rolling restart")[0] == "rolling_restart: 24 server(s): 3 skipped, 21 unchanged"
+    )
 
 
 def test_a_deferred_restart_fails_its_host_and_stops_the_rollout(ansible, fleet):
@@ -203,11 +206,21 @@ def single_reads(counters):
     return sum(routes.get("live GET /servers/{id}", 0) for routes in counters["requests"].values())
 
 
-@pytest.mark.parametrize("name, variables", [
-    ("restart_fleet", {"rolling_restart_max_players": 0, "rolling_restart_drain_timeout": 60}),
-    ("maintenance", {"maintenance_restart_after": 0, "maintenance_max_players": 0, "maintenance_drain_timeout": 60,
-                     "maintenance_start_stopped": True}),
-])
+@pytest.mark.parametrize(
+    "name, variables",
+    [
+        ("restart_fleet", {"rolling_restart_max_players": 0, "rolling_restart_drain_timeout": 60}),
+        (
+            "maintenance",
+            {
+                "maintenance_restart_after": 0,
+                "maintenance_max_players": 0,
+                "maintenance_drain_timeout": 60,
+                "maintenance_start_stopped": True,
+            },
+        ),
+    ],
+)
 def test_a_server_stopped_while_its_players_drain_is_not_started(ansible, fleet, name, variables):
     # srv-00004 is online with 5 players in the role's fleet read, so server_control waits for
     # them to leave; the server is stopped during that wait. The restart that would follow
@@ -234,8 +247,12 @@ BERLIN_NIGHT = {"start": "23:00", "end": "03:00", "timezone": "Europe/Berlin"}
 
 
 def test_maintenance_inside_a_window_across_midnight(ansible, emulator):
-    settings = {"maintenance_window": BERLIN_NIGHT, "maintenance_now": "2026-01-15T23:30:00Z",  # 00:30 in Berlin
-                "maintenance_restart_after": 5000, "maintenance_max_players": 3}
+    settings = {
+        "maintenance_window": BERLIN_NIGHT,
+        "maintenance_now": "2026-01-15T23:30:00Z",  # 00:30 in Berlin
+        "maintenance_restart_after": 5000,
+        "maintenance_max_players": 3,
+    }
     run = job(ansible, "maintenance", extra_vars=settings)
     assert run.rc == 0, run.describe()
     counters = emulator.control.counters()
@@ -244,21 +261,36 @@ def test_maintenance_inside_a_window_across_midnight(ansible, emulator):
     assert counters["restarts"] == {"mc-01": 1, "mc-02": 1}
     assert posts(counters) == {"mc-01": 1, "mc-02": 1}
     found = outcomes(run)
-    assert found["rust-01"]["result"] == "skipped" and "more than maintenance_max_players (3)" in found["rust-01"]["reason"]
-    assert found["ark-01"]["result"] == "unchanged" and "below maintenance_restart_after (5000 s): not due" in found["ark-01"]["reason"]
+    assert (
+        found["rust-01"]["result"] == "skipped"
+        and "more than maintenance_max_players (3)" in found["rust-01"]["reason"]
+    )
+    assert (
+        found["ark-01"]["result"] == "unchanged"
+        and "below maintenance_restart_after (5000 s): not due" in found["ark-01"]["reason"]
+    )
     assert found["mc-03"]["result"] == "skipped" and "maintenance_start_stopped is false" in found["mc-03"]["reason"]
-    assert summary(run, "Summary of the maintenance")[0] == "maintenance: 6 server(s): 3 skipped, 2 restarted, 1 unchanged"
+    assert (
+        summary(run, "Summary of the maintenance")[0] == "maintenance: 6 server(s): 3 skipped, 2 restarted, 1 unchanged"
+    )
 
     again = job(ansible, "maintenance", extra_vars=settings)
     assert again.rc == 0, again.describe()
     assert posts(emulator.control.counters()) == posts(counters)  # the second run sends no control request
 
 
-@pytest.mark.parametrize("now", ["2026-01-15T21:59:00Z", "2026-01-16T02:00:00Z", "2026-07-15T01:00:00Z"],
-                         ids=["22:59 CET", "03:00 CET (end exclusive)", "03:00 CEST (summer time)"])
+@pytest.mark.parametrize(
+    "now",
+    ["2026-01-15T21:59:00Z", "2026-01-16T02:00:00Z", "2026-07-15T01:00:00Z"],
+    ids=["22:59 CET", "03:00 CET (end exclusive)", "03:00 CEST (summer time)"],
+)
 def test_maintenance_outside_the_window_sends_nothing(ansible, emulator, now):
-    settings = {"maintenance_window": BERLIN_NIGHT, "maintenance_now": now, "maintenance_restart_after": 0,
-                "maintenance_start_stopped": True}
+    settings = {
+        "maintenance_window": BERLIN_NIGHT,
+        "maintenance_now": now,
+        "maintenance_restart_after": 0,
+        "maintenance_start_stopped": True,
+    }
     run = job(ansible, "maintenance", extra_vars=settings)
     assert run.rc == 0, run.describe()
     counters = emulator.control.counters()
@@ -266,8 +298,11 @@ def test_maintenance_outside_the_window_sends_nothing(ansible, emulator, now):
     assert counters["requests"]["owner-control"] == {"live GET /servers": 1}  # the inventory's read, nothing else
     found = outcomes(run)
     assert len(found) == 6
-    assert all(outcome["result"] == "skipped" and outcome["reason"].startswith("outside maintenance_window 23:00-03:00 Europe/Berlin")
-               for outcome in found.values())
+    assert all(
+        outcome["result"] == "skipped"
+        and outcome["reason"].startswith("outside maintenance_window 23:00-03:00 Europe/Berlin")
+        for outcome in found.values()
+    )
 
 
 def test_maintenance_starts_only_the_stopped_statuses(ansible, emulator):
@@ -295,7 +330,9 @@ def test_ensure_online_starts_the_stopped_servers_once(ansible, emulator):
     assert counters["actions_applied"] == {"mc-03": 1, "rust-02": 1}
     found = outcomes(run)
     assert found["ark-01"]["result"] == "skipped"
-    assert summary(run, "Summary of ensure online")[0] == "ensure_online: 6 server(s): 1 skipped, 2 started, 3 unchanged"
+    assert (
+        summary(run, "Summary of ensure online")[0] == "ensure_online: 6 server(s): 1 skipped, 2 started, 3 unchanged"
+    )
 
     # the second run changes nothing; the summary reads well in the default callback too
     again = job(ansible, "ensure_online", env={"ANSIBLE_STDOUT_CALLBACK": "default"})
@@ -317,17 +354,27 @@ all:
 """
 
 
-@pytest.mark.parametrize("role, variables, named", [
-    ("rolling_restart", {"rolling_restart_on_busy": "explode"}, "rolling_restart_on_busy"),
-    ("rolling_restart", {"rolling_restart_min_uptime": "soon"}, "rolling_restart_min_uptime"),
-    ("rolling_restart", {"rolling_restart_min_uptime": -1}, "rolling_restart_min_uptime"),
-    ("maintenance", {"maintenance_window": {"start": "02:00"}}, "maintenance_window"),
-    ("maintenance", {"maintenance_window": {"start": "25:00", "end": "03:00", "timezone": "UTC"}}, "maintenance_window.start"),
-    ("maintenance", {"maintenance_window": {"start": "01:00", "end": "03:00", "timezone": "Mars/Olympus"}},
-     "maintenance_window.timezone"),
-    ("maintenance", {"maintenance_start_stopped": "perhaps"}, "maintenance_start_stopped"),
-    ("ensure_online", {"ensure_online_wait_timeout": "long"}, "ensure_online_wait_timeout"),
-])
+@pytest.mark.parametrize(
+    "role, variables, named",
+    [
+        ("rolling_restart", {"rolling_restart_on_busy": "explode"}, "rolling_restart_on_busy"),
+        ("rolling_restart", {"rolling_restart_min_uptime": "soon"}, "rolling_restart_min_uptime"),
+        ("rolling_restart", {"rolling_restart_min_uptime": -1}, "rolling_restart_min_uptime"),
+        ("maintenance", {"maintenance_window": {"start": "02:00"}}, "maintenance_window"),
+        (
+            "maintenance",
+            {"maintenance_window": {"start": "25:00", "end": "03:00", "timezone": "UTC"}},
+            "maintenance_window.start",
+        ),
+        (
+            "maintenance",
+            {"maintenance_window": {"start": "01:00", "end": "03:00", "timezone": "Mars/Olympus"}},
+            "maintenance_window.timezone",
+        ),
+        ("maintenance", {"maintenance_start_stopped": "perhaps"}, "maintenance_start_stopped"),
+        ("ensure_online", {"ensure_online_wait_timeout": "long"}, "ensure_online_wait_timeout"),
+    ],
+)
 def test_bad_variables_are_refused_before_any_request(ansible, emulator, role, variables, named):
     playbook = """
 - name: Run the role
@@ -364,7 +411,10 @@ def test_a_panel_that_is_down_fails_the_job(ansible):
 def test_no_gamepanel_inventory_or_no_matching_host_fails_the_job(ansible, emulator):
     run = ansible.playbook(ready("ensure_online"), inventory=STATIC_INVENTORY)
     assert run.rc == 2, run.describe()
-    assert "No gamepanel.panel.servers inventory was given" in run.result("Fail when no gamepanel inventory was given")["msg"]
+    assert (
+        "No gamepanel.panel.servers inventory was given"
+        in run.result("Fail when no gamepanel inventory was given")["msg"]
+    )
 
     run = job(ansible, "ensure_online", extra_vars={"target": "game_tetris"})
     assert run.rc == 2, run.describe()

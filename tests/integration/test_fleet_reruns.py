@@ -29,12 +29,27 @@ SCENARIOS = {
     # ready playbook: (server, its job's variables, summary task, result once done, reason once done)
     # rolling_restart_min_uptime is 600 (default), maintenance_restart_after 5000: both above the minutes
     # between the runs, so the ledger's queued restart counts on the re-run
-    "restart_fleet": ("mc-02", {"rolling_restart_wait_timeout": 2}, "Summary of the rolling restart",
-                      "unchanged", "below rolling_restart_min_uptime (600 s): counts as restarted already"),
-    "maintenance": ("mc-02", {"maintenance_wait_timeout": 2, "maintenance_restart_after": 5000},
-                    "Summary of the maintenance", "unchanged", "below maintenance_restart_after (5000 s): not due"),
-    "ensure_online": ("mc-03", {"ensure_online_wait_timeout": 2}, "Summary of ensure online",
-                      "unchanged", "online already"),
+    "restart_fleet": (
+        "mc-02",
+        {"rolling_restart_wait_timeout": 2},
+        "Summary of the rolling restart",
+        "unchanged",
+        "below rolling_restart_min_uptime (600 s): counts as restarted already",
+    ),
+    "maintenance": (
+        "mc-02",
+        {"maintenance_wait_timeout": 2, "maintenance_restart_after": 5000},
+        "Summary of the maintenance",
+        "unchanged",
+        "below maintenance_restart_after (5000 s): not due",
+    ),
+    "ensure_online": (
+        "mc-03",
+        {"ensure_online_wait_timeout": 2},
+        "Summary of ensure online",
+        "unchanged",
+        "online already",
+    ),
 }
 ACTION = {"restart_fleet": "restart", "maintenance": "restart", "ensure_online": "start"}
 # the re-run's rc and the host's result: a restart held within min_uptime counts; a start is waited for again
@@ -68,14 +83,17 @@ def test_a_rerun_after_a_deferred_action_sends_it_no_second_time(ansible, emulat
     if result == "failed":  # the module's message
         assert "Nothing new was sent" in outcome["reason"], outcome
     else:
-        assert outcome["reason"].startswith("already pending: the restart queued at ") and \
-            outcome["reason"].endswith("by an earlier run (queued); nothing new sent"), outcome
+        assert outcome["reason"].startswith("already pending: the restart queued at ") and outcome["reason"].endswith(
+            "by an earlier run (queued); nothing new sent"
+        ), outcome
     assert outcome["pending"]["id"] == server_id and outcome["pending"]["action"] == ACTION[name]
     assert outcome["pending"]["state"] == "queued"
     lines = summary(again, summary_task)
     assert "already pending (1): nothing new sent" in lines, lines
-    assert any(line.startswith("  %s: %s queued at " % (server_id, ACTION[name])) and line.endswith("(queued)")
-               for line in lines), lines
+    assert any(
+        line.startswith("  %s: %s queued at " % (server_id, ACTION[name])) and line.endswith("(queued)")
+        for line in lines
+    ), lines
 
     # The agent comes back: it runs the one queued action.
     control.reconnect(server_id)
@@ -100,8 +118,12 @@ def test_check_mode_says_what_each_job_would_do_and_sends_nothing(ansible, emula
     # The outcome of a module run in check mode is worded by the same code as a real one.
     run = job(ansible, "restart_fleet", extra_vars={"target": "mc-02"}, inventory=INVENTORY, check=True)
     assert run.rc == 0, run.describe()
-    assert outcomes(run)["mc-02"] == {"result": "restarted", "reason": "would be restarted (check mode)",
-                                      "elapsed": outcomes(run)["mc-02"]["elapsed"], "pending": None}
+    assert outcomes(run)["mc-02"] == {
+        "result": "restarted",
+        "reason": "would be restarted (check mode)",
+        "elapsed": outcomes(run)["mc-02"]["elapsed"],
+        "pending": None,
+    }
     run = job(ansible, "ensure_online", extra_vars={"target": "mc-03"}, inventory=INVENTORY, check=True)
     assert run.rc == 0, run.describe()
     assert outcomes(run)["mc-03"]["reason"] == "would be started (check mode)"

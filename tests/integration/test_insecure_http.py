@@ -76,8 +76,12 @@ def test_allowed_plain_http_works_and_warns_once_per_run(ansible, exposed_emulat
     emulator, remote_url = exposed_emulator
     emulator.control.reset()
     inventory = "plugin: gamepanel.panel.servers\nstatuses: [online]\n"
-    run = ansible.playbook(TWO_READS_AND_AN_INVENTORY, base_url=remote_url, inventory=inventory,
-                           env={"GAMEPANEL_ALLOW_INSECURE_HTTP": "true", "ANSIBLE_STDOUT_CALLBACK": "default"})
+    run = ansible.playbook(
+        TWO_READS_AND_AN_INVENTORY,
+        base_url=remote_url,
+        inventory=inventory,
+        env={"GAMEPANEL_ALLOW_INSECURE_HTTP": "true", "ANSIBLE_STDOUT_CALLBACK": "default"},
+    )
     assert run.rc == 0, run.describe()
     output = flat(run.stdout + run.stderr)
     # The inventory and 2 tasks x 4 hosts each met the option; the run says it once.

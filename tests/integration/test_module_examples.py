@@ -26,15 +26,18 @@ INVENTORY = "plugin: gamepanel.panel.servers\n"
 def examples(module, base_url):
     """The module's EXAMPLES (a list of tasks and plays), with the example panel address replaced by ``base_url``."""
     tree = ast.parse((MODULES / (module + ".py")).read_text(encoding="utf-8"))
-    text = next(node.value.value for node in tree.body
-                if isinstance(node, ast.Assign) and node.targets[0].id == "EXAMPLES")
+    text = next(
+        node.value.value for node in tree.body if isinstance(node, ast.Assign) and node.targets[0].id == "EXAMPLES"
+    )
     assert EXAMPLE_PANEL in text  # the substitution must keep meaning something
     return yaml.safe_load(text.replace(EXAMPLE_PANEL, base_url))
 
 
 def filter_examples(name):
     """A filter's EXAMPLES (from its YAML documentation), a list of tasks."""
-    return yaml.safe_load(yaml.safe_load((PLUGINS / "filter" / (name + ".yml")).read_text(encoding="utf-8"))["EXAMPLES"])
+    return yaml.safe_load(
+        yaml.safe_load((PLUGINS / "filter" / (name + ".yml")).read_text(encoding="utf-8"))["EXAMPLES"]
+    )
 
 
 def split_by_variant(module, items):
@@ -71,7 +74,9 @@ def test_the_server_info_examples_run(ansible, emulator):
     survival = run.result('Online Minecraft servers whose name starts with "Survival"')["servers"]
     assert [server["id"] for server in survival] == ["mc-01"]
     assert sorted(server["id"] for server in run.result("Every Rust server, whatever its status")["servers"]) == [
-        "rust-01", "rust-02"]
+        "rust-01",
+        "rust-02",
+    ]
 
     run = ansible.playbook(playbook(planned), variant="planned")
     assert run.rc == 0, run.describe()

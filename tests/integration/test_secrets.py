@@ -91,15 +91,18 @@ def test_the_token_is_nowhere(ansible, logged_emulator, tmp_path):
     token = "gp-probe-" + secrets.token_hex(16)
     emulator.control.create_token("acme", "olivia", "probe", "control", value=token)
     cache_dir = tmp_path / "inventory-cache"
-    inventory = ("plugin: gamepanel.panel.servers\ncache: true\ncache_plugin: ansible.builtin.jsonfile\n"
-                 "cache_connection: %s\n" % cache_dir)
+    inventory = (
+        "plugin: gamepanel.panel.servers\ncache: true\ncache_plugin: ansible.builtin.jsonfile\n"
+        "cache_connection: %s\n" % cache_dir
+    )
     runs = []
     # ansible-core 2.19 and later print tracebacks only when asked; 2.17 ignores the variable.
     traceback_env = {"ANSIBLE_DISPLAY_TRACEBACK": "always"}
 
     def playbook(text, **kwargs):
-        run = ansible.playbook(text, token=token, verbosity=4,
-                               env=dict(traceback_env, ANSIBLE_STDOUT_CALLBACK="default"), **kwargs)
+        run = ansible.playbook(
+            text, token=token, verbosity=4, env=dict(traceback_env, ANSIBLE_STDOUT_CALLBACK="default"), **kwargs
+        )
         runs.append(run)
         return run
 
@@ -108,14 +111,19 @@ def test_the_token_is_nowhere(ansible, logged_emulator, tmp_path):
     run = playbook(SUCCESS_AND_FAILURE, base_url=emulator.live_url)
     assert run.rc == 0, run.describe()
     assert "ignored=1" in run.stdout and emulator.control.faults()[0]["fired"] == 1, run.stdout[-3000:]
-    runs.append(ansible.inventory(inventory, token=token, base_url=emulator.live_url, args=("--list", "-vvvv"),
-                                  env=traceback_env))
-    assert (cache_dir.exists() and any(cache_dir.iterdir())), runs[-1].describe()
+    runs.append(
+        ansible.inventory(
+            inventory, token=token, base_url=emulator.live_url, args=("--list", "-vvvv"), env=traceback_env
+        )
+    )
+    assert cache_dir.exists() and any(cache_dir.iterdir()), runs[-1].describe()
 
     # A panel that echoes the token in its error pages (HTML, JSON, a plain 200).
-    for status, body in ((500, "<html>bad token %s</html>" % token),
-                         (404, '{"error": {"message": "unknown token %s"}}' % token),
-                         (200, "welcome %s" % token)):
+    for status, body in (
+        (500, "<html>bad token %s</html>" % token),
+        (404, '{"error": {"message": "unknown token %s"}}' % token),
+        (200, "welcome %s" % token),
+    ):
         with CannedPanel(status, body, {"Content-Type": "text/html"}) as canned:
             run = playbook(AGAINST_AN_ECHOING_PANEL, base_url=canned.root + "/v1")
             assert "ignored=2" in run.stdout, run.describe()
@@ -124,12 +132,20 @@ def test_the_token_is_nowhere(ansible, logged_emulator, tmp_path):
     emulator.control.revoke_token("probe")
     run = playbook(SUCCESS_AND_FAILURE, base_url=emulator.live_url)
     assert run.rc != 0 and "HTTP 401" in run.stdout, run.describe()
-    runs.append(ansible.inventory(inventory.replace("cache: true", "cache: false"), token=token,
-                                  base_url=emulator.live_url, args=("--list", "-vvvv"), env=traceback_env))
+    runs.append(
+        ansible.inventory(
+            inventory.replace("cache: true", "cache: false"),
+            token=token,
+            base_url=emulator.live_url,
+            args=("--list", "-vvvv"),
+            env=traceback_env,
+        )
+    )
     assert "HTTP 401" in " ".join(runs[-1].stderr.split()), runs[-1].describe()
     # A traceback was printed too (the inventory's failure at -vvv and more), so it is searched below.
-    assert any(re.search(r'File "[^"]+", line [0-9]+, in ', item.stdout + item.stderr) for item in runs), \
-        "no traceback was produced to search"
+    assert any(
+        re.search(r'File "[^"]+", line [0-9]+, in ', item.stdout + item.stderr) for item in runs
+    ), "no traceback was produced to search"
 
     emulator.stop()  # flush the emulator's log
     searched = {"outputs": 0, "files": 0}

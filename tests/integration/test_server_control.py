@@ -48,11 +48,15 @@ def control(ansible, **options):
 # -- the four steps ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("server_id, desired_state, extra", [
-    ("mc-03", "started", {}),
-    ("mc-02", "stopped", {}),
-    ("mc-02", "restarted", {"min_uptime": 600}),
-], ids=["started", "stopped", "restarted"])
+@pytest.mark.parametrize(
+    "server_id, desired_state, extra",
+    [
+        ("mc-03", "started", {}),
+        ("mc-02", "stopped", {}),
+        ("mc-02", "restarted", {"min_uptime": 600}),
+    ],
+    ids=["started", "stopped", "restarted"],
+)
 def test_four_steps(ansible, emulator, server_id, desired_state, extra):
     action = {"started": "start", "stopped": "stop", "restarted": "restart"}[desired_state]
     extra_vars = dict(control_url=emulator.control_url, server_id=server_id, desired_state=desired_state, **extra)
@@ -62,11 +66,19 @@ def test_four_steps(ansible, emulator, server_id, desired_state, extra):
     assert (check["changed"], check["action"], check["converged"]) == (True, action, None)
     assert check["server"]["status"] == check["before"]["status"]
     assert check["diff"]["before"]["status"] == check["before"]["status"]
-    assert check["diff"]["after"]["status"] == {"started": "online", "stopped": "offline", "restarted": "online"}[desired_state]
+    assert (
+        check["diff"]["after"]["status"]
+        == {"started": "online", "stopped": "offline", "restarted": "online"}[desired_state]
+    )
     assert posts(steps["counters_after_check"], server_id) == 0
 
     apply = steps["apply"]
-    assert (apply["changed"], apply["action"], apply["converged"], apply["skipped_reason"]) == (True, action, True, None)
+    assert (apply["changed"], apply["action"], apply["converged"], apply["skipped_reason"]) == (
+        True,
+        action,
+        True,
+        None,
+    )
     assert apply["diff"]["after"]["status"] == apply["server"]["status"]
     assert apply["api"]["requests"] >= 3  # read, POST, at least one read back
     assert posts(steps["counters_after_apply"], server_id) == 1
@@ -115,8 +127,9 @@ def test_restart_of_a_server_up_briefly_completing_between_polls_is_confirmed(an
     # is seen, so that poll shows an uptime above the 3 s read before, but well below the
     # 13 s the server would show without a restart.
     emulator.control.set_server("mc-02", uptime_seconds=3, fast_restart=True, checkin_interval=NEVER, checkin_jitter=0)
-    background = Background(lambda: control(ansible, id="mc-02", state="restarted", poll_interval=10,
-                                            wait_timeout=25, expect_failure=True))
+    background = Background(
+        lambda: control(ansible, id="mc-02", state="restarted", poll_interval=10, wait_timeout=25, expect_failure=True)
+    )
     wait_for_counters(emulator, lambda counters: posts(counters, "mc-02") == 1)
     emulator.control.checkin("mc-02")
     result = background.join()
@@ -169,22 +182,31 @@ def test_drain_queues_once_the_players_have_left(ansible, emulator):
     assert background.thread.is_alive() and posts(emulator.control.counters(), "mc-01") == 0
     emulator.control.set_server("mc-01", players=0)
     result = background.join()
-    assert (result["changed"], result["action"], result["converged"], result["skipped_reason"]) == (True, "restart", True, None)
+    assert (result["changed"], result["action"], result["converged"], result["skipped_reason"]) == (
+        True,
+        "restart",
+        True,
+        None,
+    )
     assert result["before"]["players"]["current"] == 3
     assert emulator.control.counters()["restarts"]["mc-01"] == 1
 
 
 def test_a_server_stopped_while_players_drain_is_left_stopped(ansible, emulator):
     """only_if_status judges the read the restart would be sent on, not the read that started the drain."""
-    background = Background(lambda: control(ansible, id="mc-01", state="restarted", only_if_status=["online"],
-                                            max_players=0, drain_timeout=60))
+    background = Background(
+        lambda: control(
+            ansible, id="mc-01", state="restarted", only_if_status=["online"], max_players=0, drain_timeout=60
+        )
+    )
     wait_for_counters(emulator, lambda counters: requests_of(counters, "live GET /servers/{id}") >= 3)
     assert background.thread.is_alive() and posts(emulator.control.counters(), "mc-01") == 0
     emulator.control.set_server("mc-01", status="offline", players=0)
     result = background.join()
     assert (result["changed"], result["action"], result["converged"]) == (False, None, None)
     assert result["skipped_reason"] == (
-        "Survival (mc-01) has status offline, not one of only_if_status (online): no restart sent.")
+        "Survival (mc-01) has status offline, not one of only_if_status (online): no restart sent."
+    )
     assert result["server"]["status"] == "offline"
     counters = emulator.control.counters()
     assert posts(counters, "mc-01") == 0 and counters["actions_queued"].get("mc-01", 0) == 0
@@ -202,10 +224,13 @@ def test_restart_only_if_online_sends_nothing_to_a_stopped_server(ansible, emula
 # -- permissions ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("token, cause", [
-    ("gp-test-owner-read", "read-only"),
-    ("gp-test-member-control", "owner or admin"),
-])
+@pytest.mark.parametrize(
+    "token, cause",
+    [
+        ("gp-test-owner-read", "read-only"),
+        ("gp-test-member-control", "owner or admin"),
+    ],
+)
 def test_tokens_that_may_not_control_get_a_clear_error(ansible, emulator, token, cause):
     result = control(ansible, id="mc-01", state="restarted", token=token, expect_failure=True)
     assert result["failed"] is True
@@ -222,7 +247,9 @@ def test_tokens_that_may_not_control_get_a_clear_error(ansible, emulator, token,
 def test_unknown_statuses_are_started_and_stopped(ansible, emulator):
     emulator.control.set_server("mc-03", status="crashed")
     emulator.control.set_server("mc-02", status="installing")
-    results = registered(ansible, "server_control/unknown_status.yml", extra_vars={"start_id": "mc-03", "stop_id": "mc-02"})
+    results = registered(
+        ansible, "server_control/unknown_status.yml", extra_vars={"start_id": "mc-03", "stop_id": "mc-02"}
+    )
     started = results["started"]
     assert (started["before"]["status"], started["action"], started["converged"]) == ("crashed", "start", True)
     assert started["server"]["status"] == "online"
@@ -244,8 +271,12 @@ def test_unknown_status_is_returned_raw_in_check_mode(ansible, emulator):
 
 
 def test_planned_variant_restarts_and_refuses_start(ansible, emulator):
-    results = registered(ansible, "server_control/planned.yml", variant="planned",
-                         extra_vars={"restart_id": "mc-02", "start_id": "mc-03"})
+    results = registered(
+        ansible,
+        "server_control/planned.yml",
+        variant="planned",
+        extra_vars={"restart_id": "mc-02", "start_id": "mc-03"},
+    )
     restarted = results["restarted"]
     assert (restarted["changed"], restarted["converged"]) == (True, True)
     refused = results["refused"]
@@ -258,10 +289,14 @@ def test_planned_variant_restarts_and_refuses_start(ansible, emulator):
 # -- ambiguous POST ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fault", [
-    {"kind": "drop"},
-    {"kind": "status", "status": 502},
-], ids=["dropped", "502"])
+@pytest.mark.parametrize(
+    "fault",
+    [
+        {"kind": "drop"},
+        {"kind": "status", "status": 502},
+    ],
+    ids=["dropped", "502"],
+)
 def test_post_answer_lost_after_queueing_is_not_resent(ansible, emulator, fault):
     emulator.control.add_fault(method="POST", phase="after", count=1, **fault)
     result = control(ansible, id="mc-02", state="restarted")
@@ -313,8 +348,11 @@ def test_fleet_restart_shares_list_reads_between_forks(ansible, emulator):
     background = Background(restart_fleet)
     # Every fork queued its restart, and the waiters (all still waiting: no agent checks
     # in) have answered their reads with one list read instead of one GET each.
-    wait_for_counters(emulator, lambda counters: all(posts(counters, server_id) == 1 for server_id in fleet)
-                      and requests_of(counters, "live GET /servers") >= 1)
+    wait_for_counters(
+        emulator,
+        lambda counters: all(posts(counters, server_id) == 1 for server_id in fleet)
+        and requests_of(counters, "live GET /servers") >= 1,
+    )
     assert background.thread.is_alive()
     for server_id in fleet:
         emulator.control.checkin(server_id)

@@ -60,8 +60,9 @@ def test_a_rerun_that_waits_for_the_pending_restart_succeeds_without_sending(ans
     first = control(ansible, id="mc-02", state="restarted", wait=False)
     assert first["changed"] is True and posts(emulator, "mc-02") == 1
     background = Background(lambda: control(ansible, id="mc-02", state="restarted", wait_timeout=60))
-    wait_for_counters(emulator, lambda counters: counters["requests"].get("owner-control", {}).get(
-        "live GET /servers/{id}", 0) >= 3)
+    wait_for_counters(
+        emulator, lambda counters: counters["requests"].get("owner-control", {}).get("live GET /servers/{id}", 0) >= 3
+    )
     emulator.control.checkin("mc-02")
     emulator.control.advance(FINISH)
     result = background.join()
@@ -102,8 +103,10 @@ def test_a_different_action_is_sent_and_names_the_pending_one(ansible, emulator)
 
 def test_two_processes_on_one_server_send_one_post(ansible, emulator):
     emulator.control.disconnect("mc-01")
-    runs = [Background(lambda: control(ansible, id="mc-01", state="restarted", wait_timeout=6, expect_failure=True))
-            for unused in range(2)]
+    runs = [
+        Background(lambda: control(ansible, id="mc-01", state="restarted", wait_timeout=6, expect_failure=True))
+        for unused in range(2)
+    ]
     results = [run.join() for run in runs]
     assert posts(emulator, "mc-01") == 1
     assert sorted(result["changed"] for result in results) == [False, True]
@@ -120,8 +123,13 @@ def test_ignore_pending_four_steps_after_a_lost_post(ansible, emulator):
     assert (held["changed"], held["pending"]["state"]) == (False, "may_be_queued")
     assert emulator.control.counters()["actions_queued"].get("mc-02", 0) == 0
 
-    extra_vars = dict(control_url=emulator.control_url, server_id="mc-02", desired_state="restarted", min_uptime=600,
-                      ignore_pending=True)
+    extra_vars = dict(
+        control_url=emulator.control_url,
+        server_id="mc-02",
+        desired_state="restarted",
+        min_uptime=600,
+        ignore_pending=True,
+    )
     steps = registered(ansible, "server_control/four_steps.yml", extra_vars=extra_vars)
     check = steps["check_before"]
     assert (check["changed"], check["action"]) == (True, "restart")

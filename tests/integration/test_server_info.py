@@ -48,8 +48,11 @@ def assert_no_token(run):
 def test_reading(ansible, emulator):
     """List (paged), by id, filters, every sub-resource, check mode, a member, other list styles."""
     emulator.control.settings(live_list_style="paged_body", page_size=2)
-    run = ansible.playbook("server_info/read.yml", token=TOKENS["owner-read"], extra_vars={
-        "si_control_url": emulator.control_url, "si_member_token": TOKENS["member-control"]})
+    run = ansible.playbook(
+        "server_info/read.yml",
+        token=TOKENS["owner-read"],
+        extra_vars={"si_control_url": emulator.control_url, "si_member_token": TOKENS["member-control"]},
+    )
     assert run.rc == 0, run.describe()
 
     everything = run.result("List all")
@@ -94,9 +97,12 @@ def test_reading(ansible, emulator):
 
 def test_module_defaults_through_the_action_group(ansible, emulator):
     """The connection set once under group/gamepanel.panel.panel; clear errors without one."""
-    run = ansible.playbook("server_info/module_defaults.yml", token=None,
-                           env={"GAMEPANEL_BASE_URL": None},
-                           extra_vars={"si_url": emulator.live_url, "si_token": TOKENS["owner-control"]})
+    run = ansible.playbook(
+        "server_info/module_defaults.yml",
+        token=None,
+        env={"GAMEPANEL_BASE_URL": None},
+        extra_vars={"si_url": emulator.live_url, "si_token": TOKENS["owner-control"]},
+    )
     assert run.rc == 0, run.describe()
     assert ids(run.result("Through the group")) == ["mc-01"]
 
@@ -134,13 +140,16 @@ def test_errors(ansible, emulator):
     probe.bind(("127.0.0.1", 0))
     closed_port = probe.getsockname()[1]
     probe.close()
-    run = ansible.playbook("server_info/errors.yml", extra_vars={
-        "si_revoked_token": TOKENS["revoked"],
-        "si_starter_token": TOKENS["starter-control"],
-        "si_unpaid_token": TOKENS["unpaid-control"],
-        "si_limited_token": TOKENS["pro-control"],
-        "si_closed_url": "http://127.0.0.1:%d/v1" % closed_port,
-    })
+    run = ansible.playbook(
+        "server_info/errors.yml",
+        extra_vars={
+            "si_revoked_token": TOKENS["revoked"],
+            "si_starter_token": TOKENS["starter-control"],
+            "si_unpaid_token": TOKENS["unpaid-control"],
+            "si_limited_token": TOKENS["pro-control"],
+            "si_closed_url": "http://127.0.0.1:%d/v1" % closed_port,
+        },
+    )
     assert run.rc == 0, run.describe()
 
     revoked = failure(run, "Revoked token")

@@ -66,14 +66,15 @@ def test_server_control_on_a_silent_panel_queues_nothing_and_says_so(ansible, si
 
 def test_the_inventory_on_a_refusing_panel_fails_with_the_reason(ansible):
     port = closed_port()
-    config = ("plugin: gamepanel.panel.servers\nrequest_timeout: 1\nretry_timeout: 2\n"
-              "base_url: http://127.0.0.1:%d/v1\n" % port)
+    config = (
+        "plugin: gamepanel.panel.servers\nrequest_timeout: 1\nretry_timeout: 2\n"
+        "base_url: http://127.0.0.1:%d/v1\n" % port
+    )
     run = ansible.inventory(config, timeout=HANG_GUARD)
     assert "could not connect to the panel at 127.0.0.1:%d" % port in flat(run.stderr), run.describe()
 
 
 def test_the_inventory_on_a_silent_panel_fails_within_its_budgets(ansible, silent_panel):
-    config = ("plugin: gamepanel.panel.servers\nrequest_timeout: 1\nretry_timeout: 2\nbase_url: %s\n"
-              % silent_panel.url)
+    config = "plugin: gamepanel.panel.servers\nrequest_timeout: 1\nretry_timeout: 2\nbase_url: %s\n" % silent_panel.url
     run = ansible.inventory(config, timeout=HANG_GUARD)
     assert "sent no answer within request_timeout" in flat(run.stderr), run.describe()

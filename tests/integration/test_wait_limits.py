@@ -24,11 +24,13 @@ def run_control(ansible, **options):
 
 def when_posted(emulator, server_id, then):
     """Run ``then()`` in a thread as soon as the emulator has received the action POST."""
+
     def watch():
         deadline = time.monotonic() + 60
         while emulator.control.counters()["posts"].get(server_id, 0) < 1 and time.monotonic() < deadline:
             time.sleep(0.02)
         then()
+
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
     return thread
@@ -36,8 +38,13 @@ def when_posted(emulator, server_id, then):
 
 def test_a_long_retry_after_during_the_wait_does_not_extend_it(ansible, emulator):
     emulator.control.settings(checkin_interval=NEVER)  # the restart stays queued: the wait must run out
-    watcher = when_posted(emulator, "mc-01", lambda: emulator.control.add_fault(
-        kind="status", status=503, method="GET", path=r"^/servers/mc-01$", retry_after=20))
+    watcher = when_posted(
+        emulator,
+        "mc-01",
+        lambda: emulator.control.add_fault(
+            kind="status", status=503, method="GET", path=r"^/servers/mc-01$", retry_after=20
+        ),
+    )
     control = run_control(ansible, id="mc-01", wait_timeout=3, poll_interval=0.5, request_timeout=2, retry_timeout=60)
     watcher.join(5)
     assert control["failed"] is True and control["converged"] is False
@@ -56,6 +63,7 @@ def test_an_outage_shorter_than_the_wait_is_waited_out(ansible, emulator):
     def outage():
         emulator.control.add_fault(kind="status", status=503, method="GET", count=6)
         emulator.control.checkin("mc-02")  # the agent applies the restart during the outage
+
     watcher = when_posted(emulator, "mc-02", outage)
     control = run_control(ansible, id="mc-02", wait_timeout=60, poll_interval=0.2, request_timeout=2, retry_timeout=1)
     watcher.join(5)

@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """A deliberately plain HTTP client for the suite (http.client): what a test sends is what goes on the wire."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -56,8 +57,17 @@ class Api:
             self._connection.close()
             self._connection = None
 
-    def request(self, method: str, path: str, *, token: t.Any = None, body: t.Any = None, raw_body: bytes | None = None,
-                content_type: str | None = "application/json", headers: dict[str, str] | None = None) -> Reply:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: t.Any = None,
+        body: t.Any = None,
+        raw_body: bytes | None = None,
+        content_type: str | None = "application/json",
+        headers: dict[str, str] | None = None,
+    ) -> Reply:
         """``path`` is relative to the base URL, or absolute (a ``next`` link)."""
         if path.startswith("http://"):
             parsed = urllib.parse.urlsplit(path)

@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Section 3: actions are queued, applied at the agent's next check-in, deferred while it is away, applied once."""
+
 from __future__ import annotations
 
 import pytest
@@ -49,7 +50,9 @@ def test_agents_check_in_by_themselves_in_real_time(live, control):
     before = live.server("mc-02")["uptime_seconds"]
     assert live.control("mc-02", "restart").status == 202
     wait_until(lambda: control.counters()["actions_applied"].get("mc-02") == 1, timeout=10)
-    server = wait_until(lambda: (s := live.server("mc-02"))["status"] == "online" and s["uptime_seconds"] < before and s, timeout=10)
+    server = wait_until(
+        lambda: (s := live.server("mc-02"))["status"] == "online" and s["uptime_seconds"] < before and s, timeout=10
+    )
     assert server["uptime_seconds"] < before
 
 
@@ -81,7 +84,12 @@ def test_stop_takes_an_online_server_through_stopping_to_offline_and_players_lea
     still.advance(STOP_TIME + 0.01)
     offline = live.server("mc-01")
     assert offline["status"] == "offline"
-    assert (offline["uptime_seconds"], offline["cpu"], offline["memory_mb"], offline["players"]["current"]) == (0, 0.0, 0, 0)
+    assert (offline["uptime_seconds"], offline["cpu"], offline["memory_mb"], offline["players"]["current"]) == (
+        0,
+        0.0,
+        0,
+        0,
+    )
 
 
 def test_restart_goes_through_both_transitions_and_resets_uptime(live, still):
@@ -183,7 +191,10 @@ def test_stop_during_boot_and_start_during_stop(live, still):
     assert live.server("mc-03")["status"] == "stopping"
     assert live.control("mc-03", "start").status == 202
     still.checkin("mc-03")
-    assert statuses_after_advancing(live, still, "mc-03", [STOP_TIME + 0.01, BOOT_TIME + 0.01]) == ["starting", "online"]
+    assert statuses_after_advancing(live, still, "mc-03", [STOP_TIME + 0.01, BOOT_TIME + 0.01]) == [
+        "starting",
+        "online",
+    ]
 
 
 def test_fast_restart_keeps_status_online_and_only_resets_uptime(live, still):

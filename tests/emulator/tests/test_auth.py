@@ -1,11 +1,25 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Specification section 5 (authentication, scopes, roles, revocation) and the plan rules of sections 1 and 7."""
+
 from __future__ import annotations
 
 import pytest
 
-from .apiclient import ADMIN, BOOT_TIME, MEMBER, NO_TOKEN, OWNER, OWNER_READ, PRO, REVOKED, STARTER, STOP_TIME, UNPAID, Api
+from .apiclient import (
+    ADMIN,
+    BOOT_TIME,
+    MEMBER,
+    NO_TOKEN,
+    OWNER,
+    OWNER_READ,
+    PRO,
+    REVOKED,
+    STARTER,
+    STOP_TIME,
+    UNPAID,
+    Api,
+)
 
 
 def assert_nothing_queued(control, server_id="mc-01"):
@@ -14,11 +28,14 @@ def assert_nothing_queued(control, server_id="mc-01"):
     assert control.server(server_id)["pending_actions"] == []
 
 
-@pytest.mark.parametrize("token, code, counted_as", [
-    (NO_TOKEN, "missing_token", "(missing)"),
-    ("gp-not-a-token", "invalid_token", "(unknown)"),
-    (REVOKED, "token_revoked", "revoked"),
-])
+@pytest.mark.parametrize(
+    "token, code, counted_as",
+    [
+        (NO_TOKEN, "missing_token", "(missing)"),
+        ("gp-not-a-token", "invalid_token", "(unknown)"),
+        (REVOKED, "token_revoked", "revoked"),
+    ],
+)
 def test_bad_tokens_get_401_with_a_json_error(live, control, token, code, counted_as):
     reply = live.get("/servers", token=token)
     assert reply.status == 401
@@ -75,9 +92,14 @@ def test_starter_plan_is_403_on_everything(emulator, still):
     live = Api(emulator.live_url, token=STARTER)
     planned = Api(emulator.planned_url, token=STARTER)
     try:
-        for reply in (live.get("/servers"), live.get("/servers/starter-01"), live.get("/servers/starter-01/metrics"),
-                      live.control("starter-01", "stop"), planned.get("/servers"),
-                      planned.request("POST", "/servers/starter-01/restart", content_type=None)):
+        for reply in (
+            live.get("/servers"),
+            live.get("/servers/starter-01"),
+            live.get("/servers/starter-01/metrics"),
+            live.control("starter-01", "stop"),
+            planned.get("/servers"),
+            planned.request("POST", "/servers/starter-01/restart", content_type=None),
+        ):
             assert reply.status == 403
             assert reply.error_code == "plan_no_api_access"
     finally:
@@ -167,17 +189,20 @@ def test_planned_variant_applies_the_same_rules(planned, still):
     assert_nothing_queued(still)
 
 
-@pytest.mark.parametrize("token, path, method, status", [
-    # Authentication comes first, even for paths that do not exist.
-    (NO_TOKEN, "/nowhere", "GET", 401),
-    (STARTER, "/nowhere", "GET", 403),
-    (UNPAID, "/servers/unknown", "GET", 402),
-    # An unknown server is 404 before the scope or role is looked at.
-    (OWNER_READ, "/servers/unknown/control", "POST", 404),
-    (MEMBER, "/servers/unknown/control", "POST", 404),
-    # The role is checked before the body.
-    (MEMBER, "/servers/mc-01/control", "POST", 403),
-])
+@pytest.mark.parametrize(
+    "token, path, method, status",
+    [
+        # Authentication comes first, even for paths that do not exist.
+        (NO_TOKEN, "/nowhere", "GET", 401),
+        (STARTER, "/nowhere", "GET", 403),
+        (UNPAID, "/servers/unknown", "GET", 402),
+        # An unknown server is 404 before the scope or role is looked at.
+        (OWNER_READ, "/servers/unknown/control", "POST", 404),
+        (MEMBER, "/servers/unknown/control", "POST", 404),
+        # The role is checked before the body.
+        (MEMBER, "/servers/mc-01/control", "POST", 403),
+    ],
+)
 def test_order_of_checks(live, token, path, method, status):
     reply = live.request(method, path, token=token, raw_body=b"not json", content_type="text/plain")
     assert reply.status == status

@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """A client that gives up during an injected delay: nothing is queued, and the emulator's log stays clean."""
+
 from __future__ import annotations
 
 import socket

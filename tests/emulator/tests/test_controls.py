@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The /_emulator control interface and its Python client."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,7 +11,16 @@ from emulator.harness import EmulatorControlError
 
 from .apiclient import OWNER, REVOKED
 
-COUNTER_KEYS = {"requests_total", "requests", "responses", "rate_limited", "posts", "actions_queued", "actions_applied", "restarts"}
+COUNTER_KEYS = {
+    "requests_total",
+    "requests",
+    "responses",
+    "rate_limited",
+    "posts",
+    "actions_queued",
+    "actions_applied",
+    "restarts",
+}
 
 
 def test_counters_have_exactly_the_documented_keys(control):
@@ -21,7 +31,11 @@ def test_counters_have_exactly_the_documented_keys(control):
 
 def test_state_describes_accounts_tokens_servers(control):
     state = control.state()
-    assert state["accounts"]["acme"] == {"plan": "team", "paid": True, "users": {"olivia": "owner", "adam": "admin", "mia": "member"}}
+    assert state["accounts"]["acme"] == {
+        "plan": "team",
+        "paid": True,
+        "users": {"olivia": "owner", "adam": "admin", "mia": "member"},
+    }
     tokens = {token["name"]: token for token in state["tokens"]}
     assert tokens["revoked"]["revoked"] is True
     assert tokens["owner-read"]["scope"] == "read-only"
@@ -87,10 +101,19 @@ def test_revoke_the_fixture_revoked_token_stays_revoked_and_unknown_is_404(live,
     assert unknown.value.status == 404
 
 
-@pytest.mark.parametrize("fields", [
-    {"colour": "blue"}, {"status": ""}, {"players": {"current": 30}}, {"players": -1},
-    {"checkin_interval": 0}, {"boot_time": -1}, {"fast_restart": "yes"}, {"connected": 1},
-])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"colour": "blue"},
+        {"status": ""},
+        {"players": {"current": 30}},
+        {"players": -1},
+        {"checkin_interval": 0},
+        {"boot_time": -1},
+        {"fast_restart": "yes"},
+        {"connected": 1},
+    ],
+)
 def test_set_server_refuses_bad_fields_and_changes_nothing(live, control, fields):
     with pytest.raises(EmulatorControlError) as refused:
         control.set_server("mc-01", **fields)
@@ -128,10 +151,17 @@ def test_fleet_wide_timing_through_settings(live, control):
     assert live.server("mc-01")["status"] == "online"
 
 
-@pytest.mark.parametrize("settings", [
-    {"live_list_style": "xml"}, {"page_size": 0}, {"retry_after": "no"}, {"rate_limits": {"starter": 5}},
-    {"rate_limits": {"team": 0}}, {"bogus": 1},
-])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"live_list_style": "xml"},
+        {"page_size": 0},
+        {"retry_after": "no"},
+        {"rate_limits": {"starter": 5}},
+        {"rate_limits": {"team": 0}},
+        {"bogus": 1},
+    ],
+)
 def test_bad_settings_are_refused_and_change_nothing(control, settings):
     before = control.settings()
     with pytest.raises(EmulatorControlError) as refused:
@@ -165,8 +195,17 @@ def test_control_requests_are_not_counted(live, control):
     assert control.counters()["requests_total"] == 1
 
 
-@pytest.mark.parametrize("address, expected", [
-    ("127.0.0.1", True), ("127.0.0.2", True), ("::1", True), ("10.0.0.5", False), ("192.168.1.2", False), ("", False), (None, False),
-])
+@pytest.mark.parametrize(
+    "address, expected",
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.2", True),
+        ("::1", True),
+        ("10.0.0.5", False),
+        ("192.168.1.2", False),
+        ("", False),
+        (None, False),
+    ],
+)
 def test_controls_only_answer_loopback_peers(address, expected):
     assert is_loopback(address) is expected

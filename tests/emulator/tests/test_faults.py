@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Fault injection: error statuses, dropped connections, latency; for POSTs before or after queueing."""
+
 from __future__ import annotations
 
 import http.client
@@ -151,11 +152,21 @@ def test_faults_are_listed_and_cleared(live, control):
     assert live.get("/servers").status == 200
 
 
-@pytest.mark.parametrize("spec", [
-    {"kind": "explode"}, {"kind": "status", "status": 200}, {"kind": "latency"}, {"kind": "status", "rate": 2},
-    {"kind": "drop", "path": "("}, {"kind": "drop", "phase": "during"}, {"kind": "drop", "colour": "red"},
-    {"kind": "drop", "retry_after": 5}, {"kind": "status", "retry_after": 1.5}, {"kind": "status", "retry_after": True},
-])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"kind": "explode"},
+        {"kind": "status", "status": 200},
+        {"kind": "latency"},
+        {"kind": "status", "rate": 2},
+        {"kind": "drop", "path": "("},
+        {"kind": "drop", "phase": "during"},
+        {"kind": "drop", "colour": "red"},
+        {"kind": "drop", "retry_after": 5},
+        {"kind": "status", "retry_after": 1.5},
+        {"kind": "status", "retry_after": True},
+    ],
+)
 def test_bad_fault_specs_are_refused(control, spec):
     with pytest.raises(EmulatorControlError) as refused:
         control.add_fault(**spec)

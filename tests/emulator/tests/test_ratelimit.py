@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Section 8: per-token limits per minute (Pro 120, Team 600); 429 past them, with or without Retry-After."""
+
 from __future__ import annotations
 
 from .apiclient import OWNER, OWNER_READ, PRO

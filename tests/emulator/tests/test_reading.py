@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Section 2 and 4 reads: the Server object, sub-resources, list styles and pagination, the planned variant."""
+
 from __future__ import annotations
 
 import re
@@ -28,7 +29,12 @@ def test_list_is_a_bare_array_of_server_objects_by_default(live):
     for server in servers:
         assert_server_shape(server)
     first = servers[0]
-    assert (first["name"], first["game"], first["status"], first["players"]) == ("Survival", "minecraft", "online", {"current": 3, "max": 20})
+    assert (first["name"], first["game"], first["status"], first["players"]) == (
+        "Survival",
+        "minecraft",
+        "online",
+        {"current": 3, "max": 20},
+    )
     assert first["uptime_seconds"] >= 86400
 
 
@@ -95,10 +101,15 @@ def test_planned_one_server_and_players(planned):
     assert players["current"] == 3 and len(players["players"]) == 3
 
 
-@pytest.mark.parametrize("method, path", [
-    ("GET", "/servers/mc-01/metrics"), ("GET", "/servers/mc-01/console"), ("GET", "/servers/mc-01/resources"),
-    ("POST", "/servers/mc-01/control"),
-])
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("GET", "/servers/mc-01/metrics"),
+        ("GET", "/servers/mc-01/console"),
+        ("GET", "/servers/mc-01/resources"),
+        ("POST", "/servers/mc-01/control"),
+    ],
+)
 def test_planned_variant_lacks_live_only_endpoints(planned, still, method, path):
     reply = planned.request(method, path, body={"action": "stop"} if method == "POST" else None)
     assert reply.status == 404

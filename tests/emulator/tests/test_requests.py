@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Section 7 errors of a request itself: unknown server or route, control bodies, and the 202 answer."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,7 +29,13 @@ def test_post_answers_202_with_the_queued_action(live, still):
 
 
 def test_unknown_server_is_404(live, still):
-    for path in ("/servers/nope", "/servers/nope/players", "/servers/nope/metrics", "/servers/nope/console", "/servers/nope/resources"):
+    for path in (
+        "/servers/nope",
+        "/servers/nope/players",
+        "/servers/nope/metrics",
+        "/servers/nope/console",
+        "/servers/nope/resources",
+    ):
         reply = live.get(path)
         assert reply.status == 404, path
         assert reply.error_code == "server_not_found"
@@ -64,23 +71,28 @@ def test_control_body_needs_json_content_type(live, still, content_type):
 
 
 def test_content_type_parameters_are_fine(live, still):
-    reply = live.request("POST", "/servers/mc-01/control", raw_body=b'{"action": "stop"}', content_type="application/json; charset=utf-8")
+    reply = live.request(
+        "POST", "/servers/mc-01/control", raw_body=b'{"action": "stop"}', content_type="application/json; charset=utf-8"
+    )
     assert reply.status == 202
     assert still.counters()["actions_queued"] == {"mc-01": 1}
 
 
-@pytest.mark.parametrize("raw, status, code", [
-    (b"{not json", 400, "invalid_json"),
-    (b"", 400, "invalid_json"),
-    (b'["stop"]', 400, "invalid_body"),
-    (b'"stop"', 400, "invalid_body"),
-    (b"{}", 422, "missing_action"),
-    (b'{"verb": "stop"}', 422, "missing_action"),
-    (b'{"action": "reboot"}', 422, "invalid_action"),
-    (b'{"action": "STOP"}', 422, "invalid_action"),
-    (b'{"action": 3}', 422, "invalid_action"),
-    (b'{"action": null}', 422, "invalid_action"),
-])
+@pytest.mark.parametrize(
+    "raw, status, code",
+    [
+        (b"{not json", 400, "invalid_json"),
+        (b"", 400, "invalid_json"),
+        (b'["stop"]', 400, "invalid_body"),
+        (b'"stop"', 400, "invalid_body"),
+        (b"{}", 422, "missing_action"),
+        (b'{"verb": "stop"}', 422, "missing_action"),
+        (b'{"action": "reboot"}', 422, "invalid_action"),
+        (b'{"action": "STOP"}', 422, "invalid_action"),
+        (b'{"action": 3}', 422, "invalid_action"),
+        (b'{"action": null}', 422, "invalid_action"),
+    ],
+)
 def test_bad_control_bodies_are_refused_with_a_reason(live, still, raw, status, code):
     reply = live.request("POST", "/servers/mc-01/control", raw_body=raw)
     assert reply.status == status

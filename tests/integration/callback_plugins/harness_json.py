@@ -45,7 +45,7 @@ def _native(value):
     if isinstance(value, str):
         return str(value)
     if isinstance(value, bytes):
-        return value.decode('utf-8', errors='replace')
+        return value.decode("utf-8", errors="replace")
     return str(value)
 
 
@@ -53,8 +53,8 @@ class CallbackModule(CallbackBase):
     """Collect results, print them once at the end."""
 
     CALLBACK_VERSION = 2.0
-    CALLBACK_TYPE = 'stdout'
-    CALLBACK_NAME = 'harness_json'
+    CALLBACK_TYPE = "stdout"
+    CALLBACK_NAME = "harness_json"
 
     def __init__(self, display=None):
         super().__init__(display)
@@ -64,17 +64,17 @@ class CallbackModule(CallbackBase):
     # structure
 
     def v2_playbook_on_play_start(self, play):
-        self._plays.append({'play': {'name': play.get_name(), 'id': str(play._uuid)}, 'tasks': []})
+        self._plays.append({"play": {"name": play.get_name(), "id": str(play._uuid)}, "tasks": []})
         self._current = {}
 
     def _start_task(self, task, handler=False):
         if not self._plays:
-            self._plays.append({'play': {'name': '', 'id': ''}, 'tasks': []})
+            self._plays.append({"play": {"name": "", "id": ""}, "tasks": []})
         entry = {
-            'task': {'name': task.get_name(), 'id': str(task._uuid), 'action': task.action, 'handler': handler},
-            'hosts': {},
+            "task": {"name": task.get_name(), "id": str(task._uuid), "action": task.action, "handler": handler},
+            "hosts": {},
         }
-        self._plays[-1]['tasks'].append(entry)
+        self._plays[-1]["tasks"].append(entry)
         self._current[str(task._uuid)] = entry
 
     def v2_playbook_on_task_start(self, task, is_conditional):
@@ -86,7 +86,7 @@ class CallbackModule(CallbackBase):
     # results
 
     def _record(self, result, **flags):
-        raw = getattr(result, 'result', None)
+        raw = getattr(result, "result", None)
         if not isinstance(raw, Mapping):
             raw = result._result
         task = result._task
@@ -97,8 +97,8 @@ class CallbackModule(CallbackBase):
             entry = self._current[str(task._uuid)]
         record = _native(raw)
         record.update(flags)
-        record['task_action'] = task.action
-        entry['hosts'][host] = record
+        record["task_action"] = task.action
+        entry["hosts"][host] = record
 
     def v2_runner_on_ok(self, result):
         self._record(result)
@@ -116,5 +116,5 @@ class CallbackModule(CallbackBase):
 
     def v2_playbook_on_stats(self, stats):
         summary = {host: stats.summarize(host) for host in sorted(stats.processed.keys())}
-        document = {'plays': self._plays, 'stats': _native(summary)}
+        document = {"plays": self._plays, "stats": _native(summary)}
         self._display.display(json.dumps(document, indent=2, sort_keys=True))

@@ -165,8 +165,10 @@ def _convert(name, value, kind):
             return float(value)
         return str(value)
     except (TypeError, ValueError):
-        raise SettingsError("fleet_events: %s must be a %s." % (name, {"bool": "boolean", "int": "whole number",
-                                                                       "float": "number"}.get(kind, "string")))
+        raise SettingsError(
+            "fleet_events: %s must be a %s."
+            % (name, {"bool": "boolean", "int": "whole number", "float": "number"}.get(kind, "string"))
+        )
 
 
 def connection_params(args, environ=None):
@@ -202,6 +204,7 @@ def _string_list(name, value):
         if text.startswith("["):
             try:
                 import yaml
+
                 value = yaml.safe_load(text)
             except Exception:  # pylint: disable=broad-except
                 raise SettingsError("fleet_events: %s is not a list: %s" % (name, text)) from None
@@ -230,11 +233,13 @@ class FleetWatcher(object):
         self.interval = _convert("interval", args.get("interval", DEFAULT_INTERVAL), "float")
         if self.interval is None or self.interval <= 0:
             raise SettingsError("fleet_events: interval must be a positive number of seconds.")
-        statuses = (_string_list("stopped_statuses", args.get("stopped_statuses"))
-                    or list(fleet_watch.DEFAULT_STOPPED_STATUSES))
+        statuses = _string_list("stopped_statuses", args.get("stopped_statuses")) or list(
+            fleet_watch.DEFAULT_STOPPED_STATUSES
+        )
         self.crash_limit = _convert("crash_limit", args.get("crash_limit", fleet_watch.DEFAULT_CRASH_LIMIT), "int")
-        self.crash_window = _convert("crash_window", args.get("crash_window", fleet_watch.DEFAULT_CRASH_WINDOW),
-                                     "float")
+        self.crash_window = _convert(
+            "crash_window", args.get("crash_window", fleet_watch.DEFAULT_CRASH_WINDOW), "float"
+        )
         self.leave_alone = frozenset(_string_list("leave_alone", args.get("leave_alone")))
         self.hostname_source = args.get("hostname_source") or "name"
         if self.hostname_source not in naming.HOSTNAME_SOURCES:
@@ -244,10 +249,15 @@ class FleetWatcher(object):
         if client is None:
             try:
                 client = PanelClient(
-                    self.params["base_url"], self.params["api_token"], api_variant=self.params["api_variant"],
-                    validate_certs=self.params["validate_certs"], request_timeout=self.params["request_timeout"],
-                    rate_limit=self.params["rate_limit"], retry_timeout=self.params["retry_timeout"],
-                    allow_insecure_http=self.params["allow_insecure_http"])
+                    self.params["base_url"],
+                    self.params["api_token"],
+                    api_variant=self.params["api_variant"],
+                    validate_certs=self.params["validate_certs"],
+                    request_timeout=self.params["request_timeout"],
+                    rate_limit=self.params["rate_limit"],
+                    retry_timeout=self.params["retry_timeout"],
+                    allow_insecure_http=self.params["allow_insecure_http"],
+                )
             except PanelError as error:
                 raise SettingsError("fleet_events: %s" % self.redact(str(error))) from None
         self.client = client
@@ -292,8 +302,9 @@ class FleetWatcher(object):
             event["left_alone"] = event["id"] in self.leave_alone or event.get("name") in self.leave_alone
             event["incidents"] = 0
             if fleet_watch.is_incident(event):
-                event["incidents"] = fleet_watch.record_incident(self.files, self.memory_record, event, seen_at,
-                                                                 self.crash_window, self.ledger.panel)
+                event["incidents"] = fleet_watch.record_incident(
+                    self.files, self.memory_record, event, seen_at, self.crash_window, self.ledger.panel
+                )
             event["crash_looping"] = event["incidents"] >= self.crash_limit
         return events
 
@@ -319,8 +330,12 @@ class FleetWatcher(object):
 
     async def run(self, queue, reads=None):
         """Read, put the events, sleep; ``reads`` (tests) stops after that many attempts."""
-        LOGGER.info("fleet_events: watching %s every %g s (rate_limit %s per minute)", self.client.base_url,
-                    self.interval, self.params.get("rate_limit"))
+        LOGGER.info(
+            "fleet_events: watching %s every %g s (rate_limit %s per minute)",
+            self.client.base_url,
+            self.interval,
+            self.params.get("rate_limit"),
+        )
         attempts = 0
         while reads is None or attempts < reads:
             attempts += 1
@@ -331,19 +346,31 @@ class FleetWatcher(object):
                 # The source never dies on a bad answer: say what is wrong and try again later.
                 self.failures += 1
                 delay = self.backoff()
-                LOGGER.warning("fleet_events: the fleet read failed (%d in a row), next try in %.0f s: %s",
-                               self.failures, delay, self.describe_failure(error))
+                LOGGER.warning(
+                    "fleet_events: the fleet read failed (%d in a row), next try in %.0f s: %s",
+                    self.failures,
+                    delay,
+                    self.describe_failure(error),
+                )
             else:
                 if self.failures:
                     LOGGER.warning("fleet_events: the fleet read works again after %d failed reads", self.failures)
                 self.failures = 0
                 self.reads += 1
                 if self.reads == 1:
-                    LOGGER.info("fleet_events: baseline read (%d servers); changes from now on become events",
-                                len(self.watch.previous or ()))
+                    LOGGER.info(
+                        "fleet_events: baseline read (%d servers); changes from now on become events",
+                        len(self.watch.previous or ()),
+                    )
                 for event in events:
-                    LOGGER.info("fleet_events: %s %s (%s -> %s, expected %s)", event["kind"], event["id"],
-                                event["previous_status"], event["status"], event["expected"])
+                    LOGGER.info(
+                        "fleet_events: %s %s (%s -> %s, expected %s)",
+                        event["kind"],
+                        event["id"],
+                        event["previous_status"],
+                        event["status"],
+                        event["expected"],
+                    )
                     await queue.put({"gamepanel": event})
                 delay = max(0.0, self.interval - (time.monotonic() - started))
             if reads is None or attempts < reads:

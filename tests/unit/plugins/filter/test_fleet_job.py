@@ -13,10 +13,23 @@ from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcome import fle
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_plan import fleet_plan
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_summary import fleet_summary
 
-ROLLING = {"min_uptime": 600, "max_players": 0, "drain_timeout": 0, "on_busy": "skip", "wait_timeout": 300,
-           "poll_interval": 5}
-MAINTENANCE = {"restart_after": 5000, "max_players": 3, "drain_timeout": 0, "start_stopped": False,
-               "stopped_statuses": ["offline", "stopped"], "wait_timeout": 300, "poll_interval": 5}
+ROLLING = {
+    "min_uptime": 600,
+    "max_players": 0,
+    "drain_timeout": 0,
+    "on_busy": "skip",
+    "wait_timeout": 300,
+    "poll_interval": 5,
+}
+MAINTENANCE = {
+    "restart_after": 5000,
+    "max_players": 3,
+    "drain_timeout": 0,
+    "start_stopped": False,
+    "stopped_statuses": ["offline", "stopped"],
+    "wait_timeout": 300,
+    "poll_interval": 5,
+}
 ENSURE = {"stopped_statuses": ["offline", "stopped"], "wait_timeout": 300, "poll_interval": 5}
 ENTRY = {"id": "mc-02", "action": "restart", "queued_at": 1795000000.5, "state": "queued", "panel": "x"}
 
@@ -28,16 +41,42 @@ def server(status="online", uptime=7200, players=0):
     return record
 
 
-@pytest.mark.parametrize("record, inventory_status, result, reason", [
-    (server(status="offline"), "offline", "skipped", "status offline when the inventory was read: not online, left alone"),
-    ({}, "online", "skipped", "the panel no longer lists this server: left alone"),
-    (server(status="offline"), "online", "skipped",
-     "status offline now (online when the inventory was read): not online, left alone"),
-    (server(uptime=90.7), "online", "unchanged", "up for 90 s, below rolling_restart_min_uptime (600 s): counts as restarted already"),
-    (server(players=5), "online", "skipped", "5 players online, more than rolling_restart_max_players (0): left alone"),
-    (server(players=None), "online", "skipped",
-     "no player count reported, so rolling_restart_max_players (0) cannot be confirmed: left alone"),
-])
+@pytest.mark.parametrize(
+    "record, inventory_status, result, reason",
+    [
+        (
+            server(status="offline"),
+            "offline",
+            "skipped",
+            "status offline when the inventory was read: not online, left alone",
+        ),
+        ({}, "online", "skipped", "the panel no longer lists this server: left alone"),
+        (
+            server(status="offline"),
+            "online",
+            "skipped",
+            "status offline now (online when the inventory was read): not online, left alone",
+        ),
+        (
+            server(uptime=90.7),
+            "online",
+            "unchanged",
+            "up for 90 s, below rolling_restart_min_uptime (600 s): counts as restarted already",
+        ),
+        (
+            server(players=5),
+            "online",
+            "skipped",
+            "5 players online, more than rolling_restart_max_players (0): left alone",
+        ),
+        (
+            server(players=None),
+            "online",
+            "skipped",
+            "no player count reported, so rolling_restart_max_players (0) cannot be confirmed: left alone",
+        ),
+    ],
+)
 def test_rolling_restart_leaves_alone_with_a_reason(record, inventory_status, result, reason):
     plan = fleet_plan(record, "rolling_restart", ROLLING, inventory_status)
     assert plan["act"] is False and plan["control"] is None
@@ -47,8 +86,15 @@ def test_rolling_restart_leaves_alone_with_a_reason(record, inventory_status, re
 def test_rolling_restart_acts_with_the_module_options():
     plan = fleet_plan(server(), "rolling_restart", dict(ROLLING, max_players=None), "online")
     assert plan["act"] is True
-    assert plan["control"] == {"state": "restarted", "only_if_status": ["online"], "min_uptime": 600, "drain_timeout": 0,
-                               "on_busy": "skip", "wait_timeout": 300, "poll_interval": 5}
+    assert plan["control"] == {
+        "state": "restarted",
+        "only_if_status": ["online"],
+        "min_uptime": 600,
+        "drain_timeout": 0,
+        "on_busy": "skip",
+        "wait_timeout": 300,
+        "poll_interval": 5,
+    }
     # a drain lets the module decide on busy servers
     assert fleet_plan(server(players=5), "rolling_restart", dict(ROLLING, drain_timeout=60), "online")["act"] is True
 
@@ -58,12 +104,18 @@ def test_maintenance_outside_the_window_and_the_statuses():
     plan = fleet_plan({}, "maintenance", MAINTENANCE, "online", window)
     assert (plan["result"], plan["reason"]) == ("skipped", window["reason"])
     inside = {"inside": True}
-    assert fleet_plan(server(uptime=3600), "maintenance", MAINTENANCE, None, inside)["reason"] == \
-        "up for 3600 s, below maintenance_restart_after (5000 s): not due"
-    assert fleet_plan(server(status="maintenance"), "maintenance", MAINTENANCE, None, inside)["reason"] == \
-        "status maintenance: neither online nor stopped, left alone"
-    assert fleet_plan(server(status="offline"), "maintenance", MAINTENANCE, None, inside)["reason"] == \
-        "status offline: maintenance_start_stopped is false, left alone"
+    assert (
+        fleet_plan(server(uptime=3600), "maintenance", MAINTENANCE, None, inside)["reason"]
+        == "up for 3600 s, below maintenance_restart_after (5000 s): not due"
+    )
+    assert (
+        fleet_plan(server(status="maintenance"), "maintenance", MAINTENANCE, None, inside)["reason"]
+        == "status maintenance: neither online nor stopped, left alone"
+    )
+    assert (
+        fleet_plan(server(status="offline"), "maintenance", MAINTENANCE, None, inside)["reason"]
+        == "status offline: maintenance_start_stopped is false, left alone"
+    )
     started = fleet_plan(server(status="offline"), "maintenance", dict(MAINTENANCE, start_stopped="True"), None, inside)
     assert started["control"]["state"] == "started" and "min_uptime" not in started["control"]
     restarted = fleet_plan(server(players=3), "maintenance", MAINTENANCE, None, inside)
@@ -72,8 +124,10 @@ def test_maintenance_outside_the_window_and_the_statuses():
 
 def test_ensure_online():
     assert fleet_plan(server(), "ensure_online", ENSURE)["reason"] == "online already"
-    assert fleet_plan(server(status="maintenance"), "ensure_online", ENSURE)["reason"] == \
-        "status maintenance: not a stopped status, left alone"
+    assert (
+        fleet_plan(server(status="maintenance"), "ensure_online", ENSURE)["reason"]
+        == "status maintenance: not a stopped status, left alone"
+    )
     assert fleet_plan(server(status="stopped"), "ensure_online", ENSURE)["control"]["state"] == "started"
 
 
@@ -83,10 +137,16 @@ def acting(job="rolling_restart", state="restarted"):
 
 def test_outcomes_of_a_module_run():
     assert fleet_outcome(acting(), {"changed": True, "elapsed": "2.5"}) == {
-        "result": "restarted", "reason": "restarted, uptime reset confirmed", "elapsed": 2.5, "pending": None}
+        "result": "restarted",
+        "reason": "restarted, uptime reset confirmed",
+        "elapsed": 2.5,
+        "pending": None,
+    }
     assert fleet_outcome(acting(), {"changed": True}, True)["reason"] == "would be restarted (check mode)"
-    assert fleet_outcome(acting(), {"changed": False, "server": {"uptime_seconds": 40}})["reason"] == \
-        "up for 40 s, below rolling_restart_min_uptime (600 s): counts as restarted already"
+    assert (
+        fleet_outcome(acting(), {"changed": False, "server": {"uptime_seconds": 40}})["reason"]
+        == "up for 40 s, below rolling_restart_min_uptime (600 s): counts as restarted already"
+    )
     skipped = fleet_outcome(acting(), {"changed": False, "skipped_reason": "srv has status offline"})
     assert (skipped["result"], skipped["reason"]) == ("skipped", "srv has status offline")
     assert fleet_outcome(acting("ensure_online", "started"), {"changed": True})["reason"] == "started, online confirmed"
@@ -95,7 +155,11 @@ def test_outcomes_of_a_module_run():
 def test_a_left_alone_plan_is_its_own_outcome():
     plan = fleet_plan(server(players=5), "rolling_restart", ROLLING, "online")
     assert fleet_outcome(plan, {"skipped": True, "changed": False}) == {
-        "result": "skipped", "reason": plan["reason"], "elapsed": 0.0, "pending": None}
+        "result": "skipped",
+        "reason": plan["reason"],
+        "elapsed": 0.0,
+        "pending": None,
+    }
 
 
 def test_an_action_already_pending_is_said_and_kept():
@@ -112,7 +176,10 @@ def test_an_action_already_pending_is_said_and_kept():
 def test_a_restart_the_ledger_holds_done_counts_and_is_not_pending():
     done = fleet_outcome(acting(), {"changed": False, "converged": None, "pending": dict(ENTRY, state="done")})
     assert done["result"] == "unchanged" and done["pending"] is None
-    assert done["reason"].startswith("counts as restarted already: the restart queued at ") and "nothing new sent" in done["reason"]
+    assert (
+        done["reason"].startswith("counts as restarted already: the restart queued at ")
+        and "nothing new sent" in done["reason"]
+    )
 
 
 def test_another_open_action_is_named_but_the_action_was_sent():
@@ -124,11 +191,14 @@ def test_another_open_action_is_named_but_the_action_was_sent():
 def test_failures():
     failed = fleet_outcome({"job": "ensure_online"}, {"elapsed": 1}, failed=True)
     assert failed == {"result": "failed", "reason": "the start failed", "elapsed": 1.0, "pending": None}
-    deferred = fleet_outcome({"job": "rolling_restart"}, {"msg": "queued, not yet applied", "pending": ENTRY}, failed=True)
+    deferred = fleet_outcome(
+        {"job": "rolling_restart"}, {"msg": "queued, not yet applied", "pending": ENTRY}, failed=True
+    )
     assert deferred["result"] == "failed" and deferred["pending"]["action"] == "restart"
     assert deferred["reason"].startswith("queued, not yet applied (already pending: the restart queued at ")
-    followed = fleet_outcome({"job": "rolling_restart"}, {"msg": "A restart ... Nothing new was sent.", "pending": ENTRY},
-                             failed=True)
+    followed = fleet_outcome(
+        {"job": "rolling_restart"}, {"msg": "A restart ... Nothing new was sent.", "pending": ENTRY}, failed=True
+    )
     assert followed["reason"] == "A restart ... Nothing new was sent." and followed["pending"]["state"] == "queued"
 
 
@@ -143,14 +213,24 @@ def test_bad_input():
 
 def test_the_summary_names_the_hosts_already_pending():
     hostvars = {
-        "mc-01": {"gamepanel_outcome": {"result": "restarted", "reason": "restarted, uptime reset confirmed",
-                                        "elapsed": 1, "pending": None}},
-        "mc-02": {"gamepanel_outcome": fleet_outcome(acting(), {"changed": False, "converged": True, "pending": ENTRY})},
+        "mc-01": {
+            "gamepanel_outcome": {
+                "result": "restarted",
+                "reason": "restarted, uptime reset confirmed",
+                "elapsed": 1,
+                "pending": None,
+            }
+        },
+        "mc-02": {
+            "gamepanel_outcome": fleet_outcome(acting(), {"changed": False, "converged": True, "pending": ENTRY})
+        },
         "mc-03": {"gamepanel_outcome": {"result": "unchanged", "reason": "old fact, no pending key", "elapsed": 0}},
     }
     summary = fleet_summary(["mc-01", "mc-02", "mc-03"], hostvars, "rolling_restart", ["mc-01", "mc-02", "mc-03"])
     assert summary["pending"] == ["mc-02"]
     assert summary["lines"][0] == "rolling_restart: 3 server(s): 2 restarted, 1 unchanged"
     at = summary["lines"].index("already pending (1): nothing new sent")
-    assert summary["lines"][at + 1].startswith("  mc-02: restart queued at 2026-") and summary["lines"][at + 1].endswith("(queued)")
+    assert summary["lines"][at + 1].startswith("  mc-02: restart queued at 2026-") and summary["lines"][
+        at + 1
+    ].endswith("(queued)")
     assert fleet_summary(["mc-01"], hostvars)["pending"] == []

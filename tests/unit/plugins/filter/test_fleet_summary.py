@@ -36,7 +36,14 @@ def test_counts_and_lines_per_result():
         "not reached (1): d",
         "The rollout stops here: a batch had failures (max_fail_percentage).",
     ]
-    assert summary["counts"] == {"failed": 1, "skipped": 1, "restarted": 1, "started": 0, "unchanged": 0, "not_reached": 1}
+    assert summary["counts"] == {
+        "failed": 1,
+        "skipped": 1,
+        "restarted": 1,
+        "started": 0,
+        "unchanged": 0,
+        "not_reached": 1,
+    }
     assert summary["complete"] is False
     assert summary["batch_failed"] == ["c"]
 

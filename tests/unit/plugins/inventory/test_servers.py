@@ -24,9 +24,11 @@ from ansible.utils.display import Display
 
 try:  # ansible-core 2.19+: data tagging
     from ansible.template import is_trusted_as_template, trust_as_template
+
     AnsibleUnsafe = None  # pylint: disable=invalid-name
 except ImportError:  # older: the unsafe marker
     from ansible.utils.unsafe_proxy import AnsibleUnsafe
+
     is_trusted_as_template = trust_as_template = None  # pylint: disable=invalid-name
 
 from ansible_collections.gamepanel.panel.plugins.inventory import servers as plugin_module
@@ -37,34 +39,66 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
     PanelTransportError,
 )
 
-TOKEN = 'gp-unit-secret-token-7f3a'
+TOKEN = "gp-unit-secret-token-7f3a"
 
 FLEET = [
-    {'id': 'mc-01', 'name': 'Survival', 'game': 'minecraft', 'status': 'online',
-     'players': {'current': 3, 'max': 20}, 'cpu': 12.5, 'memory_mb': 2048, 'uptime_seconds': 86400},
-    {'id': 'mc-03', 'name': 'Modded', 'game': 'minecraft', 'status': 'offline',
-     'players': {'current': 0, 'max': 10}, 'cpu': 0, 'memory_mb': 0, 'uptime_seconds': 0},
-    {'id': 'rust-01', 'name': 'Rust Main', 'game': 'rust', 'status': 'online',
-     'players': {'current': 5, 'max': 100}, 'cpu': 40.0, 'memory_mb': 8192, 'uptime_seconds': 172800},
-    {'id': 'ark-01', 'name': 'ARK: Island', 'game': 'ark', 'status': 'starting up',
-     'players': {'current': 0, 'max': 70}, 'cpu': 5.0, 'memory_mb': 4096, 'uptime_seconds': 3600},
+    {
+        "id": "mc-01",
+        "name": "Survival",
+        "game": "minecraft",
+        "status": "online",
+        "players": {"current": 3, "max": 20},
+        "cpu": 12.5,
+        "memory_mb": 2048,
+        "uptime_seconds": 86400,
+    },
+    {
+        "id": "mc-03",
+        "name": "Modded",
+        "game": "minecraft",
+        "status": "offline",
+        "players": {"current": 0, "max": 10},
+        "cpu": 0,
+        "memory_mb": 0,
+        "uptime_seconds": 0,
+    },
+    {
+        "id": "rust-01",
+        "name": "Rust Main",
+        "game": "rust",
+        "status": "online",
+        "players": {"current": 5, "max": 100},
+        "cpu": 40.0,
+        "memory_mb": 8192,
+        "uptime_seconds": 172800,
+    },
+    {
+        "id": "ark-01",
+        "name": "ARK: Island",
+        "game": "ark",
+        "status": "starting up",
+        "players": {"current": 0, "max": 70},
+        "cpu": 5.0,
+        "memory_mb": 4096,
+        "uptime_seconds": 3600,
+    },
 ]
 
 # The plugin's own options as documented, plus the shared and standard fragments' defaults.
 PLUGIN_DEFAULTS = {
-    'hostname_source': 'name',
-    'hostvar_prefix': 'gamepanel_',
-    'games': [],
-    'statuses': [],
-    'name_patterns': [],
-    'local_connection': True,
+    "hostname_source": "name",
+    "hostvar_prefix": "gamepanel_",
+    "games": [],
+    "statuses": [],
+    "name_patterns": [],
+    "local_connection": True,
 }
 OPTIONS = dict(
     PLUGIN_DEFAULTS,
-    plugin='gamepanel.panel.servers',
+    plugin="gamepanel.panel.servers",
     api_token=TOKEN,
-    base_url='https://panel.example.test/v1',
-    api_variant='live',
+    base_url="https://panel.example.test/v1",
+    api_variant="live",
     validate_certs=True,
     request_timeout=30,
     rate_limit=120,
@@ -77,10 +111,10 @@ OPTIONS = dict(
     use_extra_vars=False,
     leading_separator=True,
     cache=False,
-    cache_plugin='memory',
+    cache_plugin="memory",
     cache_timeout=3600,
     cache_connection=None,
-    cache_prefix='ansible_inventory_',
+    cache_prefix="ansible_inventory_",
 )
 
 
@@ -128,8 +162,8 @@ class Run:
 
 @pytest.fixture
 def config_path(tmp_path):
-    path = tmp_path / 'fleet.gamepanel.yml'
-    path.write_text('plugin: gamepanel.panel.servers\n')
+    path = tmp_path / "fleet.gamepanel.yml"
+    path.write_text("plugin: gamepanel.panel.servers\n")
     return str(path)
 
 
@@ -138,50 +172,54 @@ def run_plugin(config_path, monkeypatch):
     def run(options=None, client=None, cache=None, use_cache=True):
         plugin = InventoryModule()
         settings = dict(OPTIONS, **(options or {}))
-        monkeypatch.setattr(plugin, '_read_config_data', lambda path: plugin._options.update(settings))
+        monkeypatch.setattr(plugin, "_read_config_data", lambda path: plugin._options.update(settings))
         clients_made = []
 
         def make_client(connection):
             clients_made.append(connection)
             return client if client is not None else FakeClient(FLEET)
 
-        monkeypatch.setattr(plugin, '_make_client', make_client)
+        monkeypatch.setattr(plugin, "_make_client", make_client)
         if cache is not None:
             plugin._cache = cache
         inventory = InventoryData()
         plugin.parse(inventory, DataLoader(), config_path, cache=use_cache)
         return Run(plugin, inventory, clients_made)
+
     return run
 
 
 def test_documented_defaults_match_the_ones_these_tests_use():
-    documented = yaml.safe_load(plugin_module.DOCUMENTATION)['options']
-    assert dict((name, documented[name].get('default')) for name in PLUGIN_DEFAULTS) == PLUGIN_DEFAULTS
+    documented = yaml.safe_load(plugin_module.DOCUMENTATION)["options"]
+    assert dict((name, documented[name].get("default")) for name in PLUGIN_DEFAULTS) == PLUGIN_DEFAULTS
 
 
-@pytest.mark.parametrize('name, accepted', [
-    ('fleet.gamepanel.yml', True),
-    ('gamepanel.yaml', True),
-    ('fleet.gamepanel.yml.bak', False),
-    ('fleet.yml', False),
-    ('gamepanel.json', False),
-])
+@pytest.mark.parametrize(
+    "name, accepted",
+    [
+        ("fleet.gamepanel.yml", True),
+        ("gamepanel.yaml", True),
+        ("fleet.gamepanel.yml.bak", False),
+        ("fleet.yml", False),
+        ("gamepanel.json", False),
+    ],
+)
 def test_verify_file_accepts_only_gamepanel_config_names(tmp_path, name, accepted):
     path = tmp_path / name
-    path.write_text('plugin: gamepanel.panel.servers\n')
+    path.write_text("plugin: gamepanel.panel.servers\n")
     assert InventoryModule().verify_file(str(path)) is accepted
 
 
 def test_verify_file_refuses_missing_files(tmp_path):
-    assert not InventoryModule().verify_file(str(tmp_path / 'absent.gamepanel.yml'))
+    assert not InventoryModule().verify_file(str(tmp_path / "absent.gamepanel.yml"))
 
 
 class TestHostsAndGroups:
     def test_one_host_per_server_named_after_the_server(self, run_plugin):
-        assert run_plugin().host_names == ['ARK_Island', 'Modded', 'Rust_Main', 'Survival']
+        assert run_plugin().host_names == ["ARK_Island", "Modded", "Rust_Main", "Survival"]
 
     def test_host_names_from_ids(self, run_plugin):
-        assert run_plugin({'hostname_source': 'id'}).host_names == ['ark-01', 'mc-01', 'mc-03', 'rust-01']
+        assert run_plugin({"hostname_source": "id"}).host_names == ["ark-01", "mc-01", "mc-03", "rust-01"]
 
     def test_whole_fleet_costs_one_list_call(self, run_plugin):
         client = FakeClient(FLEET)
@@ -190,151 +228,171 @@ class TestHostsAndGroups:
 
     def test_groups_by_game_and_status(self, run_plugin):
         run = run_plugin()
-        assert run.group_hosts('gamepanel') == run.host_names
-        assert run.group_hosts('game_minecraft') == ['Modded', 'Survival']
-        assert run.group_hosts('game_rust') == ['Rust_Main']
-        assert run.group_hosts('status_online') == ['Rust_Main', 'Survival']
-        assert run.group_hosts('status_starting_up') == ['ARK_Island']
+        assert run.group_hosts("gamepanel") == run.host_names
+        assert run.group_hosts("game_minecraft") == ["Modded", "Survival"]
+        assert run.group_hosts("game_rust") == ["Rust_Main"]
+        assert run.group_hosts("status_online") == ["Rust_Main", "Survival"]
+        assert run.group_hosts("status_starting_up") == ["ARK_Island"]
 
     def test_host_variables_carry_the_prefix(self, run_plugin):
-        hostvars = run_plugin().hostvars('Rust_Main')
-        assert hostvars['gamepanel_id'] == 'rust-01'
-        assert hostvars['gamepanel_name'] == 'Rust Main'
-        assert hostvars['gamepanel_players'] == {'current': 5, 'max': 100}
-        assert hostvars['gamepanel_uptime_seconds'] == 172800
+        hostvars = run_plugin().hostvars("Rust_Main")
+        assert hostvars["gamepanel_id"] == "rust-01"
+        assert hostvars["gamepanel_name"] == "Rust Main"
+        assert hostvars["gamepanel_players"] == {"current": 5, "max": 100}
+        assert hostvars["gamepanel_uptime_seconds"] == 172800
 
     def test_custom_prefix(self, run_plugin):
-        hostvars = run_plugin({'hostvar_prefix': 'gp_'}).hostvars('Survival')
-        assert hostvars['gp_id'] == 'mc-01'
-        assert not [name for name in hostvars if name.startswith('gamepanel_')]
+        hostvars = run_plugin({"hostvar_prefix": "gp_"}).hostvars("Survival")
+        assert hostvars["gp_id"] == "mc-01"
+        assert not [name for name in hostvars if name.startswith("gamepanel_")]
 
     def test_bad_prefix_is_a_clear_error(self, run_plugin):
-        with pytest.raises(AnsibleParserError, match='hostvar_prefix'):
-            run_plugin({'hostvar_prefix': 'game-panel-'})
+        with pytest.raises(AnsibleParserError, match="hostvar_prefix"):
+            run_plugin({"hostvar_prefix": "game-panel-"})
 
     def test_duplicate_names_give_distinct_hosts_whatever_the_api_order(self, run_plugin):
-        twins = [dict(FLEET[0], id='mc-02'), FLEET[0]]
+        twins = [dict(FLEET[0], id="mc-02"), FLEET[0]]
         first = run_plugin(client=FakeClient(twins)).host_names
         second = run_plugin(client=FakeClient(list(reversed(twins)))).host_names
-        assert first == second == ['Survival_mc-01', 'Survival_mc-02']
+        assert first == second == ["Survival_mc-01", "Survival_mc-02"]
 
     def test_names_with_template_syntax_stay_text(self, run_plugin):
         sneaky = dict(FLEET[0], name="{{ lookup('pipe', 'id') }}")
         run = run_plugin(client=FakeClient([sneaky]))
-        assert run.host_names == ['lookup_pipe_id']
-        assert never_templated(run.hostvars('lookup_pipe_id')['gamepanel_name'])
+        assert run.host_names == ["lookup_pipe_id"]
+        assert never_templated(run.hostvars("lookup_pipe_id")["gamepanel_name"])
 
     def test_local_connection_by_default(self, run_plugin):
-        hostvars = run_plugin().hostvars('Survival')
-        assert hostvars['ansible_connection'] == 'local'
-        assert hostvars['ansible_python_interpreter'] == '{{ ansible_playbook_python }}'
+        hostvars = run_plugin().hostvars("Survival")
+        assert hostvars["ansible_connection"] == "local"
+        assert hostvars["ansible_python_interpreter"] == "{{ ansible_playbook_python }}"
 
     def test_local_connection_can_be_turned_off(self, run_plugin):
-        hostvars = run_plugin({'local_connection': False}).hostvars('Survival')
-        assert 'ansible_connection' not in hostvars
-        assert 'ansible_python_interpreter' not in hostvars
+        hostvars = run_plugin({"local_connection": False}).hostvars("Survival")
+        assert "ansible_connection" not in hostvars
+        assert "ansible_python_interpreter" not in hostvars
 
     def test_server_without_name_or_id_is_skipped_with_a_warning(self, run_plugin, monkeypatch):
         warnings = []
-        monkeypatch.setattr(Display, 'warning', lambda self, msg, formatted=False: warnings.append(msg))
-        run = run_plugin(client=FakeClient([FLEET[0], {'id': None, 'name': '***'}]))
-        assert run.host_names == ['Survival']
-        assert 'skipped 1 server' in warnings[0]
+        monkeypatch.setattr(Display, "warning", lambda self, msg, formatted=False: warnings.append(msg))
+        run = run_plugin(client=FakeClient([FLEET[0], {"id": None, "name": "***"}]))
+        assert run.host_names == ["Survival"]
+        assert "skipped 1 server" in warnings[0]
 
     def test_empty_fleet_gives_only_the_gamepanel_group(self, run_plugin):
         run = run_plugin(client=FakeClient([]))
         assert run.host_names == []
-        assert 'gamepanel' in run.inventory.groups
+        assert "gamepanel" in run.inventory.groups
 
 
 class TestConstructed:
     def test_compose_groups_and_keyed_groups(self, run_plugin):
-        run = run_plugin({
-            'compose': {'free_slots': trusted('gamepanel_players.max - gamepanel_players.current'), 'ansible_connection': trusted("'ssh'")},
-            'groups': {'long_running': trusted('gamepanel_uptime_seconds > 80000')},
-            'keyed_groups': [{'prefix': 'players', 'key': trusted("'busy' if gamepanel_players.current > 0 else 'empty'")}],
-        })
-        assert int(run.hostvars('Survival')['free_slots']) == 17  # text before ansible-core 2.19, a number after
-        assert run.hostvars('Survival')['ansible_connection'] == 'ssh'  # compose wins over local_connection
-        assert run.group_hosts('long_running') == ['Rust_Main', 'Survival']
-        assert run.group_hosts('players_busy') == ['Rust_Main', 'Survival']
-        assert run.group_hosts('players_empty') == ['ARK_Island', 'Modded']
+        run = run_plugin(
+            {
+                "compose": {
+                    "free_slots": trusted("gamepanel_players.max - gamepanel_players.current"),
+                    "ansible_connection": trusted("'ssh'"),
+                },
+                "groups": {"long_running": trusted("gamepanel_uptime_seconds > 80000")},
+                "keyed_groups": [
+                    {"prefix": "players", "key": trusted("'busy' if gamepanel_players.current > 0 else 'empty'")}
+                ],
+            }
+        )
+        assert int(run.hostvars("Survival")["free_slots"]) == 17  # text before ansible-core 2.19, a number after
+        assert run.hostvars("Survival")["ansible_connection"] == "ssh"  # compose wins over local_connection
+        assert run.group_hosts("long_running") == ["Rust_Main", "Survival"]
+        assert run.group_hosts("players_busy") == ["Rust_Main", "Survival"]
+        assert run.group_hosts("players_empty") == ["ARK_Island", "Modded"]
 
     def test_strict_turns_a_bad_expression_into_an_error(self, run_plugin):
-        with pytest.raises(AnsibleError, match='no_such_var'):
-            run_plugin({'strict': True, 'compose': {'x': trusted('no_such_var.field')}})
+        with pytest.raises(AnsibleError, match="no_such_var"):
+            run_plugin({"strict": True, "compose": {"x": trusted("no_such_var.field")}})
 
     def test_lenient_by_default(self, run_plugin):
-        assert 'x' not in run_plugin({'compose': {'x': trusted('no_such_var.field')}}).hostvars('Survival')
+        assert "x" not in run_plugin({"compose": {"x": trusted("no_such_var.field")}}).hostvars("Survival")
 
 
 class TestFilters:
     def test_by_game(self, run_plugin):
-        assert run_plugin({'games': ['minecraft']}).host_names == ['Modded', 'Survival']
+        assert run_plugin({"games": ["minecraft"]}).host_names == ["Modded", "Survival"]
 
     def test_by_status(self, run_plugin):
-        assert run_plugin({'statuses': ['online']}).host_names == ['Rust_Main', 'Survival']
+        assert run_plugin({"statuses": ["online"]}).host_names == ["Rust_Main", "Survival"]
 
     def test_by_name_pattern_on_the_panel_name(self, run_plugin):
-        assert run_plugin({'name_patterns': ['Rust *', 'ARK:*']}).host_names == ['ARK_Island', 'Rust_Main']
+        assert run_plugin({"name_patterns": ["Rust *", "ARK:*"]}).host_names == ["ARK_Island", "Rust_Main"]
 
     def test_filters_combine(self, run_plugin):
-        assert run_plugin({'games': ['minecraft', 'rust'], 'statuses': ['online'], 'name_patterns': ['S*']}).host_names == ['Survival']
+        assert run_plugin(
+            {"games": ["minecraft", "rust"], "statuses": ["online"], "name_patterns": ["S*"]}
+        ).host_names == ["Survival"]
 
     def test_filtered_out_servers_leave_no_groups(self, run_plugin):
-        run = run_plugin({'games': ['rust']})
-        assert 'game_minecraft' not in run.inventory.groups
-        assert 'status_offline' not in run.inventory.groups
+        run = run_plugin({"games": ["rust"]})
+        assert "game_minecraft" not in run.inventory.groups
+        assert "status_offline" not in run.inventory.groups
 
     def test_filters_apply_before_naming(self, run_plugin):
         # Without the filter the two "Survival" servers would both be suffixed.
-        twins = [FLEET[0], dict(FLEET[0], id='mc-09', game='terraria')]
-        assert run_plugin({'games': ['minecraft']}, client=FakeClient(twins)).host_names == ['Survival']
+        twins = [FLEET[0], dict(FLEET[0], id="mc-09", game="terraria")]
+        assert run_plugin({"games": ["minecraft"]}, client=FakeClient(twins)).host_names == ["Survival"]
 
 
 class TestSettings:
     def test_token_and_address_reach_the_client(self, run_plugin):
         connection = run_plugin().clients_made[0]
-        assert connection['api_token'] == TOKEN
-        assert connection['base_url'] == 'https://panel.example.test/v1'
-        assert connection['api_variant'] == 'live'
+        assert connection["api_token"] == TOKEN
+        assert connection["base_url"] == "https://panel.example.test/v1"
+        assert connection["api_variant"] == "live"
 
     def test_planned_variant_reaches_the_client(self, run_plugin):
-        assert run_plugin({'api_variant': 'planned'}).clients_made[0]['api_variant'] == 'planned'
+        assert run_plugin({"api_variant": "planned"}).clients_made[0]["api_variant"] == "planned"
 
     def test_templated_token_is_rendered(self, run_plugin, monkeypatch):
-        monkeypatch.setenv('GP_UNIT_TOKEN', 'from-the-environment')
-        run = run_plugin({'api_token': trusted("{{ lookup('env', 'GP_UNIT_TOKEN') }}")})
-        assert run.clients_made[0]['api_token'] == 'from-the-environment'
+        monkeypatch.setenv("GP_UNIT_TOKEN", "from-the-environment")
+        run = run_plugin({"api_token": trusted("{{ lookup('env', 'GP_UNIT_TOKEN') }}")})
+        assert run.clients_made[0]["api_token"] == "from-the-environment"
 
     def test_extra_vars_are_available_to_templates(self, run_plugin, monkeypatch):
-        monkeypatch.setattr('ansible.plugins.inventory.load_extra_vars', lambda loader: {'panel_url': 'https://x.test/v1'})
-        assert run_plugin({'base_url': trusted('{{ panel_url }}')}).clients_made[0]['base_url'] == 'https://x.test/v1'
+        monkeypatch.setattr(
+            "ansible.plugins.inventory.load_extra_vars", lambda loader: {"panel_url": "https://x.test/v1"}
+        )
+        assert run_plugin({"base_url": trusted("{{ panel_url }}")}).clients_made[0]["base_url"] == "https://x.test/v1"
 
     def test_vaulted_token_is_decrypted(self, run_plugin, monkeypatch):
-        secrets = [('default', VaultSecret(b'unit-vault-password'))]
-        context = getattr(vault_module, 'VaultSecretsContext', None)
+        secrets = [("default", VaultSecret(b"unit-vault-password"))]
+        context = getattr(vault_module, "VaultSecretsContext", None)
         if context is not None:  # ansible-core 2.19+ decrypts with the secrets the CLI registers
-            monkeypatch.setattr(context, '_current', context(secrets))
+            monkeypatch.setattr(context, "_current", context(secrets))
         ciphertext = VaultLib(secrets).encrypt(TOKEN).decode()
         loader = DataLoader()
         loader.set_vault_secrets(secrets)
         # Loaded the way a configuration file with "api_token: !vault |" is.
-        config = loader.load('api_token: !vault |\n' + ''.join('  %s\n' % line for line in ciphertext.splitlines()))
-        assert run_plugin({'api_token': config['api_token']}).clients_made[0]['api_token'] == TOKEN
+        config = loader.load("api_token: !vault |\n" + "".join("  %s\n" % line for line in ciphertext.splitlines()))
+        assert run_plugin({"api_token": config["api_token"]}).clients_made[0]["api_token"] == TOKEN
 
-    @pytest.mark.parametrize('option, words', [('api_token', 'GAMEPANEL_API_TOKEN'), ('base_url', 'GAMEPANEL_BASE_URL')])
+    @pytest.mark.parametrize(
+        "option, words", [("api_token", "GAMEPANEL_API_TOKEN"), ("base_url", "GAMEPANEL_BASE_URL")]
+    )
     def test_missing_setting_is_a_clear_error(self, run_plugin, option, words):
         with pytest.raises(AnsibleParserError, match=words):
             run_plugin({option: None})
 
 
 class TestErrors:
-    @pytest.mark.parametrize('error', [
-        PanelAuthError('The panel rejected the API token for GET /servers (HTTP 401): the token is revoked.', status=401),
-        PanelPaymentError('The panel refused GET /servers because the account\'s plan is unpaid (HTTP 402).', status=402),
-        PanelTransportError('GET /servers failed without an answer from the panel: connection refused.'),
-    ])
+    @pytest.mark.parametrize(
+        "error",
+        [
+            PanelAuthError(
+                "The panel rejected the API token for GET /servers (HTTP 401): the token is revoked.", status=401
+            ),
+            PanelPaymentError(
+                "The panel refused GET /servers because the account's plan is unpaid (HTTP 402).", status=402
+            ),
+            PanelTransportError("GET /servers failed without an answer from the panel: connection refused."),
+        ],
+    )
     def test_client_errors_surface_with_the_client_message(self, run_plugin, error):
         with pytest.raises(AnsibleError) as raised:
             run_plugin(client=FakeClient(error=error))
@@ -342,26 +400,28 @@ class TestErrors:
 
     def test_a_failed_listing_adds_no_host(self, run_plugin, config_path, monkeypatch):
         plugin = InventoryModule()
-        monkeypatch.setattr(plugin, '_read_config_data', lambda path: plugin._options.update(OPTIONS))
-        monkeypatch.setattr(plugin, '_make_client', lambda connection: FakeClient(error=PanelAuthError('no.', status=401)))
+        monkeypatch.setattr(plugin, "_read_config_data", lambda path: plugin._options.update(OPTIONS))
+        monkeypatch.setattr(
+            plugin, "_make_client", lambda connection: FakeClient(error=PanelAuthError("no.", status=401))
+        )
         inventory = InventoryData()
         with pytest.raises(AnsibleError):
             plugin.parse(inventory, DataLoader(), config_path)
         assert not inventory.hosts
-        assert 'gamepanel' not in inventory.groups
+        assert "gamepanel" not in inventory.groups
 
     def test_the_reason_is_recorded_on_the_all_group(self, config_path, monkeypatch):
         # Ansible only warns about a failed source; the ready playbooks fail on this variable.
         plugin = InventoryModule()
-        monkeypatch.setattr(plugin, '_read_config_data', lambda path: plugin._options.update(OPTIONS))
-        error = PanelAuthError('The panel rejected the API token for GET /servers (HTTP 401).', status=401)
-        monkeypatch.setattr(plugin, '_make_client', lambda connection: FakeClient(error=error))
+        monkeypatch.setattr(plugin, "_read_config_data", lambda path: plugin._options.update(OPTIONS))
+        error = PanelAuthError("The panel rejected the API token for GET /servers (HTTP 401).", status=401)
+        monkeypatch.setattr(plugin, "_make_client", lambda connection: FakeClient(error=error))
         inventory = InventoryData()
         for _attempt in range(2):  # the same source tried twice is recorded once
             with pytest.raises(AnsibleError):
                 plugin.parse(inventory, DataLoader(), config_path)
-        variables = inventory.groups['all'].get_vars()
-        assert variables['gamepanel_inventory_errors'] == ['%s: %s' % (config_path, error)]
+        variables = inventory.groups["all"].get_vars()
+        assert variables["gamepanel_inventory_errors"] == ["%s: %s" % (config_path, error)]
 
     def test_a_missing_token_is_recorded_without_any_token(self, run_plugin, config_path):
         plugin = InventoryModule()
@@ -369,42 +429,43 @@ class TestErrors:
         inventory = InventoryData()
         with pytest.raises(AnsibleParserError):
             plugin.parse(inventory, DataLoader(), config_path)
-        (recorded,) = inventory.groups['all'].get_vars()['gamepanel_inventory_errors']
-        assert recorded.startswith(config_path + ': No API token was given')
+        (recorded,) = inventory.groups["all"].get_vars()["gamepanel_inventory_errors"]
+        assert recorded.startswith(config_path + ": No API token was given")
 
     def test_a_source_read_adds_no_variable_and_the_gamepanel_group_even_when_empty(self, run_plugin):
         inventory = run_plugin(client=FakeClient([])).inventory
-        assert inventory.groups['all'].get_vars() == {}
-        assert 'gamepanel' in inventory.groups
+        assert inventory.groups["all"].get_vars() == {}
+        assert "gamepanel" in inventory.groups
 
     def test_own_messages_never_contain_the_token(self, run_plugin):
         with pytest.raises(AnsibleParserError) as raised:
-            run_plugin({'base_url': ''})
+            run_plugin({"base_url": ""})
         assert TOKEN not in str(raised.value)
 
 
 class TestCache:
     @pytest.fixture
     def json_cache(self, tmp_path):
-        directory = tmp_path / 'cache'
+        directory = tmp_path / "cache"
 
         def fresh():
             # A new adjudicator per run, as a new ansible-inventory process would have.
-            return get_cache_plugin('jsonfile', _uri=str(directory))
+            return get_cache_plugin("jsonfile", _uri=str(directory))
+
         fresh.directory = directory
         return fresh
 
     def test_cache_hit_builds_no_client(self, run_plugin, json_cache):
-        first = run_plugin({'cache': True}, cache=json_cache())
+        first = run_plugin({"cache": True}, cache=json_cache())
         first.plugin.update_cache_if_changed()
-        second = run_plugin({'cache': True}, cache=json_cache())
+        second = run_plugin({"cache": True}, cache=json_cache())
         assert len(first.clients_made) == 1
         assert second.clients_made == []
         assert second.host_names == first.host_names
-        assert second.hostvars('Survival')['gamepanel_players'] == {'current': 3, 'max': 20}
+        assert second.hostvars("Survival")["gamepanel_players"] == {"current": 3, "max": 20}
 
     def test_cache_holds_the_server_list_and_never_the_token(self, run_plugin, json_cache):
-        run = run_plugin({'cache': True}, cache=json_cache())
+        run = run_plugin({"cache": True}, cache=json_cache())
         run.plugin.update_cache_if_changed()
         files = list(json_cache.directory.iterdir())
         assert files
@@ -412,32 +473,37 @@ class TestCache:
             assert TOKEN not in path.name
             content = path.read_text()
             assert TOKEN not in content
-            assert 'Rust Main' in content
+            assert "Rust Main" in content
 
     def test_refresh_without_cache_asks_the_panel_and_rewrites(self, run_plugin, json_cache):
-        run_plugin({'cache': True}, cache=json_cache()).plugin.update_cache_if_changed()
-        renamed = [dict(server, name=server['name'] + ' 2') for server in FLEET]
-        refreshed = run_plugin({'cache': True}, cache=json_cache(), client=FakeClient(renamed), use_cache=False)
+        run_plugin({"cache": True}, cache=json_cache()).plugin.update_cache_if_changed()
+        renamed = [dict(server, name=server["name"] + " 2") for server in FLEET]
+        refreshed = run_plugin({"cache": True}, cache=json_cache(), client=FakeClient(renamed), use_cache=False)
         refreshed.plugin.update_cache_if_changed()
         assert len(refreshed.clients_made) == 1
-        assert run_plugin({'cache': True}, cache=json_cache()).host_names == ['ARK_Island_2', 'Modded_2', 'Rust_Main_2', 'Survival_2']
+        assert run_plugin({"cache": True}, cache=json_cache()).host_names == [
+            "ARK_Island_2",
+            "Modded_2",
+            "Rust_Main_2",
+            "Survival_2",
+        ]
 
     def test_another_token_does_not_read_this_tokens_cache(self, run_plugin, json_cache):
-        run_plugin({'cache': True}, cache=json_cache()).plugin.update_cache_if_changed()
-        other = run_plugin({'cache': True, 'api_token': 'another-account-token'}, cache=json_cache())
+        run_plugin({"cache": True}, cache=json_cache()).plugin.update_cache_if_changed()
+        other = run_plugin({"cache": True, "api_token": "another-account-token"}, cache=json_cache())
         assert len(other.clients_made) == 1
 
     def test_filters_apply_to_cached_data(self, run_plugin, json_cache):
-        run_plugin({'cache': True}, cache=json_cache()).plugin.update_cache_if_changed()
-        filtered = run_plugin({'cache': True, 'games': ['rust']}, cache=json_cache())
+        run_plugin({"cache": True}, cache=json_cache()).plugin.update_cache_if_changed()
+        filtered = run_plugin({"cache": True, "games": ["rust"]}, cache=json_cache())
         assert filtered.clients_made == []
-        assert filtered.host_names == ['Rust_Main']
+        assert filtered.host_names == ["Rust_Main"]
 
     def test_unreadable_cache_entry_counts_as_a_miss(self, run_plugin):
-        run = run_plugin({'cache': True}, cache={})
+        run = run_plugin({"cache": True}, cache={})
         key = next(iter(run.plugin._cache))
-        stale = {key: ['not', 'the', 'expected', 'shape']}
-        again = run_plugin({'cache': True}, cache=stale)
+        stale = {key: ["not", "the", "expected", "shape"]}
+        again = run_plugin({"cache": True}, cache=stale)
         assert len(again.clients_made) == 1
 
     def test_cache_disabled_always_asks(self, run_plugin):
@@ -449,31 +515,31 @@ class TestCache:
 
 def test_no_environment_leaks_into_options(run_plugin, monkeypatch):
     # The plugin reads the token only through its options; the env fallback is the option's own.
-    monkeypatch.delenv('GAMEPANEL_API_TOKEN', raising=False)
-    assert run_plugin().clients_made[0]['api_token'] == TOKEN
-    assert 'GAMEPANEL_API_TOKEN' not in os.environ
+    monkeypatch.delenv("GAMEPANEL_API_TOKEN", raising=False)
+    assert run_plugin().clients_made[0]["api_token"] == TOKEN
+    assert "GAMEPANEL_API_TOKEN" not in os.environ
 
 
 class TestUntrusted:
     def test_text_is_never_templated(self):
-        assert never_templated(plugin_module.untrusted('Survival'))
+        assert never_templated(plugin_module.untrusted("Survival"))
 
     def test_numbers_and_null_stay_as_they_are(self):
         for value in (3, 12.5, True, None):
             assert plugin_module.untrusted(value) is value
 
     def test_dictionary_values_are_never_templated(self):
-        marked = plugin_module.untrusted({'current': 3, 'note': '{{ x }}'})
-        assert marked == {'current': 3, 'note': '{{ x }}'}
-        assert never_templated(marked['note'])
+        marked = plugin_module.untrusted({"current": 3, "note": "{{ x }}"})
+        assert marked == {"current": 3, "note": "{{ x }}"}
+        assert never_templated(marked["note"])
 
     def test_other_types_too(self):
-        marked = plugin_module.untrusted(['a', 1])
-        assert marked == ['a', 1]
+        marked = plugin_module.untrusted(["a", 1])
+        assert marked == ["a", 1]
         assert never_templated(marked[0])
 
     def test_the_interpreter_template_of_local_connection_is_rendered(self):
-        assert not never_templated(plugin_module.LOCAL_CONNECTION_VARIABLES['ansible_python_interpreter'])
+        assert not never_templated(plugin_module.LOCAL_CONNECTION_VARIABLES["ansible_python_interpreter"])
 
 
 class RecordingDisplay:
@@ -486,18 +552,18 @@ class RecordingDisplay:
 
 def test_plain_http_to_another_host_is_refused_by_the_inventory():
     plugin = InventoryModule()
-    connection = dict(base_url='http://panel.example.test/v1', api_token=TOKEN, allow_insecure_http=False)
-    with pytest.raises(AnsibleError, match='allow_insecure_http') as caught:
+    connection = dict(base_url="http://panel.example.test/v1", api_token=TOKEN, allow_insecure_http=False)
+    with pytest.raises(AnsibleError, match="allow_insecure_http") as caught:
         plugin._make_client(connection)
     assert TOKEN not in str(caught.value)
 
 
 def test_allowed_plain_http_warns_through_the_inventory_display(monkeypatch, tmp_path):
-    monkeypatch.setenv('GAMEPANEL_STATE_DIR', str(tmp_path))
+    monkeypatch.setenv("GAMEPANEL_STATE_DIR", str(tmp_path))
     plugin = InventoryModule()
     display = RecordingDisplay()
-    monkeypatch.setattr(plugin, 'display', display)
-    connection = dict(base_url='http://panel.example.test/v1', api_token=TOKEN, allow_insecure_http=True)
+    monkeypatch.setattr(plugin, "display", display)
+    connection = dict(base_url="http://panel.example.test/v1", api_token=TOKEN, allow_insecure_http=True)
     client = plugin._make_client(connection)
-    assert client.base_url == 'http://panel.example.test/v1'
-    assert len(display.warnings) == 1 and 'unencrypted' in display.warnings[0]
+    assert client.base_url == "http://panel.example.test/v1"
+    assert len(display.warnings) == 1 and "unencrypted" in display.warnings[0]

@@ -73,7 +73,7 @@ class Sent:
     def path(self):
         """The request path under BASE_URL, exactly as sent (still percent-encoded)."""
         assert self.url.startswith(BASE_URL + "/"), self.url
-        return self.url[len(BASE_URL):]
+        return self.url[len(BASE_URL) :]
 
     @property
     def json(self):

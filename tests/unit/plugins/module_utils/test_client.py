@@ -29,13 +29,30 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
 
 from panel_fakes import BASE_URL, TOKEN, FakeClock, NoBudget
 
-SERVER = {"id": "mc-01", "name": "Survival", "game": "minecraft", "status": "online",
-          "players": {"current": 3, "max": 20}, "cpu": 12.5, "memory_mb": 2048, "uptime_seconds": 86400}
-OTHER = {"id": "rust-01", "name": "Rust Main", "game": "rust", "status": "online",
-         "players": {"current": 5, "max": 100}, "cpu": 40, "memory_mb": 8192, "uptime_seconds": 172800}
+SERVER = {
+    "id": "mc-01",
+    "name": "Survival",
+    "game": "minecraft",
+    "status": "online",
+    "players": {"current": 3, "max": 20},
+    "cpu": 12.5,
+    "memory_mb": 2048,
+    "uptime_seconds": 86400,
+}
+OTHER = {
+    "id": "rust-01",
+    "name": "Rust Main",
+    "game": "rust",
+    "status": "online",
+    "players": {"current": 5, "max": 100},
+    "cpu": 40,
+    "memory_mb": 8192,
+    "uptime_seconds": 172800,
+}
 
 
 # -- what goes on the wire -------------------------------------------------------------
+
 
 def test_headers_auth_and_user_agent(panel):
     panel.reply(json=[SERVER])
@@ -73,18 +90,21 @@ def test_base_url_joining(panel, base):
     assert panel.sent[0].url == BASE_URL + "/servers/mc-01"
 
 
-@pytest.mark.parametrize("server_id, path", [
-    ("mc-01", "/servers/mc-01"),
-    ("a/b", "/servers/a%2Fb"),
-    ("..", "/servers/%2E%2E"),
-    (".", "/servers/%2E"),
-    ("../../admin", "/servers/..%2F..%2Fadmin"),
-    ("with space", "/servers/with%20space"),
-    ("ünïcødé", "/servers/%C3%BCn%C3%AFc%C3%B8d%C3%A9"),
-    ("what?x=1", "/servers/what%3Fx%3D1"),
-    ("frag#ment", "/servers/frag%23ment"),
-    ("100%", "/servers/100%25"),
-])
+@pytest.mark.parametrize(
+    "server_id, path",
+    [
+        ("mc-01", "/servers/mc-01"),
+        ("a/b", "/servers/a%2Fb"),
+        ("..", "/servers/%2E%2E"),
+        (".", "/servers/%2E"),
+        ("../../admin", "/servers/..%2F..%2Fadmin"),
+        ("with space", "/servers/with%20space"),
+        ("ünïcødé", "/servers/%C3%BCn%C3%AFc%C3%B8d%C3%A9"),
+        ("what?x=1", "/servers/what%3Fx%3D1"),
+        ("frag#ment", "/servers/frag%23ment"),
+        ("100%", "/servers/100%25"),
+    ],
+)
 def test_path_segments_are_encoded(panel, server_id, path):
     panel.reply(json=dict(SERVER, id=server_id))
     server = panel.client().get_server(server_id)
@@ -128,15 +148,23 @@ def test_encoded_path_reaches_a_real_server_unchanged():
                 data += connection.recv(4096)
             lines.append(data.split(b"\r\n", 1)[0].decode("ascii"))
             body = b'{"id": "x"}'
-            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
-                               b"Connection: close\r\n\r\n%s" % (len(body), body))
+            connection.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                b"Connection: close\r\n\r\n%s" % (len(body), body)
+            )
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     session = requests.Session()
     session.trust_env = False
-    client = PanelClient("http://127.0.0.1:%d/v1" % listener.getsockname()[1], TOKEN, session=session,
-                         clock=FakeClock(), budget=NoBudget(), request_timeout=5)
+    client = PanelClient(
+        "http://127.0.0.1:%d/v1" % listener.getsockname()[1],
+        TOKEN,
+        session=session,
+        clock=FakeClock(),
+        budget=NoBudget(),
+        request_timeout=5,
+    )
     client.get_subresource("../a b/ü?#", "metrics")
     thread.join(5)
     listener.close()
@@ -145,8 +173,20 @@ def test_encoded_path_reaches_a_real_server_unchanged():
 
 # -- configuration errors ----------------------------------------------------------------
 
-@pytest.mark.parametrize("base", ["", None, "panel.example.test/v1", "ftp://panel/v1", "https://", "https://h/v1?x=1",
-                                  "http://[::1/v1", "https://:443/v1"])
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        "",
+        None,
+        "panel.example.test/v1",
+        "ftp://panel/v1",
+        "https://",
+        "https://h/v1?x=1",
+        "http://[::1/v1",
+        "https://:443/v1",
+    ],
+)
 def test_bad_base_url(base):
     with pytest.raises(PanelError, match="base_url"):
         PanelClient(base, TOKEN, budget=object())
@@ -184,9 +224,14 @@ def test_unknown_variant():
         PanelClient(BASE_URL, TOKEN, api_variant="beta", budget=object())
 
 
-@pytest.mark.parametrize("kwargs, option", [({"request_timeout": 0}, "request_timeout"),
-                                            ({"retry_timeout": -1}, "retry_timeout"),
-                                            ({"rate_limit": -5}, "rate_limit")])
+@pytest.mark.parametrize(
+    "kwargs, option",
+    [
+        ({"request_timeout": 0}, "request_timeout"),
+        ({"retry_timeout": -1}, "retry_timeout"),
+        ({"rate_limit": -5}, "rate_limit"),
+    ],
+)
 def test_bad_numbers(kwargs, option):
     with pytest.raises(PanelError, match=option):
         PanelClient(BASE_URL, TOKEN, budget=object(), **kwargs)
@@ -200,15 +245,19 @@ def test_requests_missing_is_reported(monkeypatch):
 
 # -- list envelopes and pagination -------------------------------------------------------
 
-@pytest.mark.parametrize("body", [
-    [SERVER, OTHER],
-    {"servers": [SERVER, OTHER]},
-    {"data": [SERVER, OTHER], "meta": {"total": 2}},
-    {"items": [SERVER, OTHER]},
-    {"results": [SERVER, OTHER], "count": 2},
-    {"fleet": [SERVER, OTHER], "total": 2},
-    {"servers": [SERVER, OTHER], "warnings": []},
-])
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        [SERVER, OTHER],
+        {"servers": [SERVER, OTHER]},
+        {"data": [SERVER, OTHER], "meta": {"total": 2}},
+        {"items": [SERVER, OTHER]},
+        {"results": [SERVER, OTHER], "count": 2},
+        {"fleet": [SERVER, OTHER], "total": 2},
+        {"servers": [SERVER, OTHER], "warnings": []},
+    ],
+)
 def test_list_envelopes(panel, body):
     panel.reply(json=body)
     servers = panel.client().list_servers()
@@ -237,21 +286,27 @@ def test_pagination_absolute_next_in_body(panel):
     assert [sent.url for sent in panel.sent] == [BASE_URL + "/servers", BASE_URL + "/servers?page=2"]
 
 
-@pytest.mark.parametrize("link, expected", [
-    ("?page=2", BASE_URL + "/servers?page=2"),
-    ("servers?cursor=abc", BASE_URL + "/servers?cursor=abc"),
-    ("/api/v1/servers?page=2", BASE_URL + "/servers?page=2"),
-])
+@pytest.mark.parametrize(
+    "link, expected",
+    [
+        ("?page=2", BASE_URL + "/servers?page=2"),
+        ("servers?cursor=abc", BASE_URL + "/servers?cursor=abc"),
+        ("/api/v1/servers?page=2", BASE_URL + "/servers?page=2"),
+    ],
+)
 def test_pagination_relative_next(panel, link, expected):
     panel.reply(json={"data": [SERVER], "next": link}).reply(json={"data": [OTHER]})
     assert len(panel.client().list_servers()) == 2
     assert panel.sent[1].url == expected
 
 
-@pytest.mark.parametrize("links", [
-    {"next": BASE_URL + "/servers?page=2"},
-    {"next": {"href": BASE_URL + "/servers?page=2"}},
-])
+@pytest.mark.parametrize(
+    "links",
+    [
+        {"next": BASE_URL + "/servers?page=2"},
+        {"next": {"href": BASE_URL + "/servers?page=2"}},
+    ],
+)
 def test_pagination_links_next(panel, links):
     panel.reply(json={"items": [SERVER], "links": links}).reply(json={"items": [OTHER], "links": {"next": None}})
     assert len(panel.client().list_servers()) == 2
@@ -259,8 +314,10 @@ def test_pagination_links_next(panel, links):
 
 
 def test_pagination_link_header(panel):
-    panel.reply(json=[SERVER], headers={"Link": '<%s/servers?page=2>; rel="next", <%s/servers?page=1>; rel="first"'
-                                        % (BASE_URL, BASE_URL)})
+    panel.reply(
+        json=[SERVER],
+        headers={"Link": '<%s/servers?page=2>; rel="next", <%s/servers?page=1>; rel="first"' % (BASE_URL, BASE_URL)},
+    )
     panel.reply(json=[OTHER], headers={"Link": '<%s/servers?page=1>; rel="first"' % BASE_URL})
     assert [server["id"] for server in panel.client().list_servers()] == ["mc-01", "rust-01"]
     assert panel.sent[1].url == BASE_URL + "/servers?page=2"
@@ -301,6 +358,7 @@ def test_empty_list(panel):
 
 # -- single server, missing fields, sub-resources ------------------------------------------
 
+
 @pytest.mark.parametrize("body", [SERVER, {"server": SERVER}, {"data": SERVER}])
 def test_get_server_envelopes(panel, body):
     panel.reply(json=body)
@@ -310,8 +368,16 @@ def test_get_server_envelopes(panel, body):
 def test_missing_fields_are_none_and_unknown_status_kept(panel):
     panel.reply(json={"id": 7, "status": "Hibernating-v2"})
     server = panel.client().get_server("7")
-    assert server == {"id": "7", "name": None, "game": None, "status": "Hibernating-v2", "players": None,
-                      "cpu": None, "memory_mb": None, "uptime_seconds": None}
+    assert server == {
+        "id": "7",
+        "name": None,
+        "game": None,
+        "status": "Hibernating-v2",
+        "players": None,
+        "cpu": None,
+        "memory_mb": None,
+        "uptime_seconds": None,
+    }
 
 
 def test_server_without_id_gets_the_requested_one(panel):
@@ -344,6 +410,7 @@ def test_unknown_subresource_is_a_programming_error(panel):
 
 
 # -- variants and actions ----------------------------------------------------------------
+
 
 @pytest.mark.parametrize("action", ["start", "stop", "restart"])
 def test_live_action(panel, action):
@@ -413,6 +480,7 @@ def test_post_redirect_is_not_followed(panel):
 
 
 # -- bodies that are not JSON ------------------------------------------------------------
+
 
 def test_html_instead_of_json(panel):
     panel.reply(status=200, body="<html><body>Login</body></html>", headers={"Content-Type": "text/html"})
@@ -496,16 +564,19 @@ def test_other_errors_have_status_and_panel_message(panel, status):
     assert len(panel.sent) == 1
 
 
-@pytest.mark.parametrize("body, headers, said", [
-    ({"message": "flat message"}, {}, "flat message"),
-    ({"error": "plain error string"}, {}, "plain error string"),
-    ({"error": {"message": "nested"}}, {}, "nested"),
-    ({"detail": "detail text"}, {}, "detail text"),
-    ({"errors": [{"message": "first"}, {"detail": "second"}]}, {}, "first; second"),
-    ({"error": {"errors": [{"title": "deep"}]}}, {}, "deep"),
-    ("text: gateway said no", {"Content-Type": "text/plain"}, "text: gateway said no"),
-    ("", {}, None),
-])
+@pytest.mark.parametrize(
+    "body, headers, said",
+    [
+        ({"message": "flat message"}, {}, "flat message"),
+        ({"error": "plain error string"}, {}, "plain error string"),
+        ({"error": {"message": "nested"}}, {}, "nested"),
+        ({"detail": "detail text"}, {}, "detail text"),
+        ({"errors": [{"message": "first"}, {"detail": "second"}]}, {}, "first; second"),
+        ({"error": {"errors": [{"title": "deep"}]}}, {}, "deep"),
+        ("text: gateway said no", {"Content-Type": "text/plain"}, "text: gateway said no"),
+        ("", {}, None),
+    ],
+)
 def test_error_bodies_of_any_shape(panel, body, headers, said):
     if isinstance(body, str):
         panel.reply(status=409, body=body, headers=headers)
@@ -521,6 +592,7 @@ def test_error_bodies_of_any_shape(panel, body, headers, said):
 
 
 # -- the token never shows ---------------------------------------------------------------
+
 
 def test_repr_and_vars_do_not_show_the_token(panel):
     client = panel.client()

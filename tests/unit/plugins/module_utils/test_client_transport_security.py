@@ -13,13 +13,16 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import Pane
 from panel_fakes import TOKEN, FakePanel
 
 
-@pytest.mark.parametrize("base_url", [
-    "http://panel.example.test/v1",
-    "http://192.0.2.10:8080/v1",
-    "http://[2001:db8::1]/v1",
-    "http://localhost.example.test/v1",
-    "http://127.0.0.1.example.test/v1",
-])
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "http://panel.example.test/v1",
+        "http://192.0.2.10:8080/v1",
+        "http://[2001:db8::1]/v1",
+        "http://localhost.example.test/v1",
+        "http://127.0.0.1.example.test/v1",
+    ],
+)
 def test_plain_http_to_another_host_is_refused_before_any_request(base_url):
     panel = FakePanel()
     with pytest.raises(PanelError) as caught:
@@ -30,15 +33,18 @@ def test_plain_http_to_another_host_is_refused_before_any_request(base_url):
     assert panel.sent == []
 
 
-@pytest.mark.parametrize("base_url", [
-    "http://127.0.0.1:8080/v1",
-    "http://127.9.8.7/v1",
-    "http://[::1]:9000/v1",
-    "http://localhost/v1",
-    "http://LOCALHOST:81/v1",
-    "http://panel.localhost/v1",
-    "https://panel.example.test/v1",
-])
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "http://127.0.0.1:8080/v1",
+        "http://127.9.8.7/v1",
+        "http://[::1]:9000/v1",
+        "http://localhost/v1",
+        "http://LOCALHOST:81/v1",
+        "http://panel.localhost/v1",
+        "https://panel.example.test/v1",
+    ],
+)
 def test_loopback_http_and_any_https_are_accepted_without_warning(base_url):
     panel = FakePanel()
     panel.reply(json=[])
@@ -65,10 +71,23 @@ def test_allowing_insecure_http_does_not_warn_for_https_or_loopback():
         assert FakePanel().client(base_url=base_url, allow_insecure_http=True).warnings == []
 
 
-@pytest.mark.parametrize("host, loopback", [
-    ("127.0.0.1", True), ("127.255.255.254", True), ("::1", True), ("[::1]", True), ("localhost", True),
-    ("localhost.", True), ("a.localhost", True), ("128.0.0.1", False), ("::2", False), ("", False), (None, False),
-    ("localhost.evil.test", False), ("0x7f000001", False),
-])
+@pytest.mark.parametrize(
+    "host, loopback",
+    [
+        ("127.0.0.1", True),
+        ("127.255.255.254", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("localhost", True),
+        ("localhost.", True),
+        ("a.localhost", True),
+        ("128.0.0.1", False),
+        ("::2", False),
+        ("", False),
+        (None, False),
+        ("localhost.evil.test", False),
+        ("0x7f000001", False),
+    ],
+)
 def test_is_loopback_host(host, loopback):
     assert client_module.is_loopback_host(host) is loopback

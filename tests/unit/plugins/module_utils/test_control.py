@@ -24,7 +24,17 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
     PanelNotFoundError,
 )
 
-RESULT_KEYS = {"changed", "action", "before", "server", "converged", "elapsed", "skipped_reason", "pending", "api"}  # pending: the ledger entry relied on
+RESULT_KEYS = {
+    "changed",
+    "action",
+    "before",
+    "server",
+    "converged",
+    "elapsed",
+    "skipped_reason",
+    "pending",
+    "api",
+}  # pending: the ledger entry relied on
 
 
 class FakeClock:
@@ -56,8 +66,16 @@ class FakeClock:
 
 
 def server(server_id="mc-01", name="Survival", status="online", players=3, uptime=86400, **extra):
-    record = {"id": server_id, "name": name, "game": "minecraft", "status": status,
-              "players": {"current": players, "max": 20}, "cpu": 1.0, "memory_mb": 1024, "uptime_seconds": uptime}
+    record = {
+        "id": server_id,
+        "name": name,
+        "game": "minecraft",
+        "status": status,
+        "players": {"current": players, "max": 20},
+        "cpu": 1.0,
+        "memory_mb": 1024,
+        "uptime_seconds": uptime,
+    }
     record.update(extra)
     return record
 
@@ -148,9 +166,11 @@ class FakeClient:
 
     def agent_applies_after(self, delay, *steps):
         """On POST: after ``delay`` seconds apply each step (seconds_after_delay, fields)."""
+
         def react(server_id, action):
             for offset, fields in steps:
                 self.later(delay + offset, server_id, **fields)
+
         self.on_post = react
 
 
@@ -177,7 +197,12 @@ def test_started_on_online_server_queues_nothing():
     client = FakeClient()
     result = run(client, "started")
     assert set(result) == RESULT_KEYS
-    assert (result["changed"], result["action"], result["converged"], result["skipped_reason"]) == (False, None, None, None)
+    assert (result["changed"], result["action"], result["converged"], result["skipped_reason"]) == (
+        False,
+        None,
+        None,
+        None,
+    )
     assert result["before"]["status"] == "online" and result["server"] == result["before"]
     assert client.posts == []
 
@@ -316,16 +341,19 @@ def test_a_read_showing_the_uptime_read_before_queueing_is_not_a_reset():
     assert client.clock.now - 1000.0 >= 40  # the identical reads before 40 s did not end the wait
 
 
-@pytest.mark.parametrize("uptime_now, elapsed, reset", [
-    (3, 0.5, False),    # the same second
-    (12, 10.0, False),  # grew a little less than the time that passed: whole seconds, not a reset
-    (11, 10.0, False),  # exactly before + elapsed - tolerance
-    (10, 10.0, True),   # below it
-    (8, 10.0, True),
-    (2, 0.1, True),     # below the uptime before: always a reset
-    (3, 100.0, False),  # the very value read before (a cached read)
-    (200, 10.0, False),
-])
+@pytest.mark.parametrize(
+    "uptime_now, elapsed, reset",
+    [
+        (3, 0.5, False),  # the same second
+        (12, 10.0, False),  # grew a little less than the time that passed: whole seconds, not a reset
+        (11, 10.0, False),  # exactly before + elapsed - tolerance
+        (10, 10.0, True),  # below it
+        (8, 10.0, True),
+        (2, 0.1, True),  # below the uptime before: always a reset
+        (3, 100.0, False),  # the very value read before (a cached read)
+        (200, 10.0, False),
+    ],
+)
 def test_uptime_reset_rule(uptime_now, elapsed, reset):
     convergence = Convergence(ControlRequest("restarted", server_id="mc-01"), server(uptime=3), before_read_at=500.0)
     assert convergence.uptime_reset(server(uptime=uptime_now), read_started=500.0 + elapsed) is reset
@@ -517,7 +545,8 @@ def test_restart_only_if_online_leaves_any_other_status_alone(status):
     result = run(client, "restarted", only_if_status=["online"])
     assert (result["changed"], result["action"], result["converged"]) == (False, None, None)
     assert result["skipped_reason"] == (
-        "Survival (mc-01) has status %s, not one of only_if_status (online): no restart sent." % status)
+        "Survival (mc-01) has status %s, not one of only_if_status (online): no restart sent." % status
+    )
     assert client.posts == []
 
 
@@ -526,7 +555,11 @@ def test_restart_only_if_online_restarts_an_online_server():
     client.agent_applies_after(5, (0, {"uptime_seconds": 0}))
     result = run(client, "restarted", only_if_status=["online"])
     assert (result["changed"], result["action"], result["converged"], result["skipped_reason"]) == (
-        True, "restart", True, None)
+        True,
+        "restart",
+        True,
+        None,
+    )
 
 
 def test_a_server_already_in_the_state_is_unchanged_not_skipped():
@@ -577,13 +610,16 @@ def test_an_empty_only_if_status_is_refused_before_any_request():
 # -- check mode and diff --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("state, status, action", [
-    ("started", "offline", "start"),
-    ("stopped", "online", "stop"),
-    ("restarted", "online", "restart"),
-    ("started", "online", None),
-    ("stopped", "offline", None),
-])
+@pytest.mark.parametrize(
+    "state, status, action",
+    [
+        ("started", "offline", "start"),
+        ("stopped", "online", "stop"),
+        ("restarted", "online", "restart"),
+        ("started", "online", None),
+        ("stopped", "offline", None),
+    ],
+)
 def test_check_mode_predicts_and_sends_nothing(state, status, action):
     client = FakeClient(server(status=status, players=0))
     result = run(client, state, check_mode=True)
@@ -686,7 +722,9 @@ def test_ambiguous_post_without_wait_and_no_sign_fails():
 
 def test_refused_post_reports_no_change():
     client = FakeClient()
-    client.post_error = PanelForbiddenError("The token's user is a member; controlling servers needs owner or admin.", status=403)
+    client.post_error = PanelForbiddenError(
+        "The token's user is a member; controlling servers needs owner or admin.", status=403
+    )
     failure = fail(client, "restarted")
     assert "member" in failure.message
     assert (failure.result["changed"], failure.result["action"]) == (False, None)
@@ -754,13 +792,37 @@ def test_invalid_options_fail_before_any_request():
 
 
 def test_request_from_module_params():
-    params = {"id": None, "name": "Survival", "state": "stopped", "wait": False, "wait_timeout": 10,
-              "poll_interval": 1.5, "min_uptime": None, "max_players": 0, "drain_timeout": 30, "on_busy": "fail",
-              "stopped_statuses": ["offline"], "only_if_status": ["online"], "api_variant": "planned", "rate_limit": 600,
-              "api_token": "x"}
+    params = {
+        "id": None,
+        "name": "Survival",
+        "state": "stopped",
+        "wait": False,
+        "wait_timeout": 10,
+        "poll_interval": 1.5,
+        "min_uptime": None,
+        "max_players": 0,
+        "drain_timeout": 30,
+        "on_busy": "fail",
+        "stopped_statuses": ["offline"],
+        "only_if_status": ["online"],
+        "api_variant": "planned",
+        "rate_limit": 600,
+        "api_token": "x",
+    }
     built = ControlRequest.from_params(params)
-    assert (built.name, built.state, built.wait, built.poll_interval, built.on_busy) == ("Survival", "stopped", False, 1.5, "fail")
-    assert (built.stopped_statuses, built.api_variant, built.rate_limit, built.action) == (("offline",), "planned", 600, "stop")
+    assert (built.name, built.state, built.wait, built.poll_interval, built.on_busy) == (
+        "Survival",
+        "stopped",
+        False,
+        1.5,
+        "fail",
+    )
+    assert (built.stopped_statuses, built.api_variant, built.rate_limit, built.action) == (
+        ("offline",),
+        "planned",
+        600,
+        "stop",
+    )
     assert built.only_if_status == ("online",)
     assert ControlRequest.from_params(dict(params, only_if_status=None)).only_if_status is None
     assert built.problems() == []

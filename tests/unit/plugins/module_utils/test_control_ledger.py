@@ -183,6 +183,7 @@ def test_a_read_proves_other_open_entries_done(tmp_path):
 def test_a_read_older_than_an_entry_proves_nothing():
     from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import TimedRead
     from ansible_collections.gamepanel.panel.plugins.module_utils.pending import proves
+
     entry = {"id": "mc-01", "action": "start", "queued_at": 100.0, "before": {"status": "offline"}}
     assert proves(entry, TimedRead(server(), 101.0), ("offline",)) is True
     assert proves(entry, TimedRead(server(), 99.0), ("offline",)) is False
@@ -220,6 +221,7 @@ def crash_once(target, name, when="before"):
             raise Crash()
         original(*args, **kwargs)
         raise Crash()
+
     setattr(target, name, crashing)
 
 
@@ -230,6 +232,7 @@ def crash_on_the_first_read_after_the_post(client):
         answer = original(*args)
         crash_once(client, "get_server", "before")
         return answer
+
     client.queue_action = post_then_arm
 
 
@@ -281,11 +284,13 @@ def _race(directory, barrier, posts_file):
         answer = reads(server_id)
         barrier.wait(10)  # both processes have read before either claims
         return answer
+
     client.get_server = read_then_meet
 
     def post(server_id, action):
         with open(posts_file, "a") as stream:
             stream.write("%s %s\n" % (os.getpid(), action))
+
     client.queue_action = post
     run_control(client, request("restarted", wait=False), ledger=ledger_for(client, directory))
 

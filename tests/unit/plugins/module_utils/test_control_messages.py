@@ -28,8 +28,10 @@ def test_a_lost_post_answer_is_told_once(wait):
     panel.reply(json=ONLINE).reply(json=ONLINE).reply(json=ONLINE)
     client = panel.client()
     with pytest.raises(ControlFailed) as caught:
-        run_control(client, ControlRequest("restarted", server_id="mc-01", wait=wait, wait_timeout=10,
-                                           poll_interval=5, rate_limit=0))
+        run_control(
+            client,
+            ControlRequest("restarted", server_id="mc-01", wait=wait, wait_timeout=10, poll_interval=5, rate_limit=0),
+        )
     message = caught.value.message
     assert count(r"may already be queued", message) == 1
     assert count(r"queued", message) == 1

@@ -43,6 +43,7 @@ class Fleet:
                 tasks[member] = {"seen": now, "due": due}
             if self.hung and due is not None:
                 readers["claim"] = {"member": "other-1", "read_at": due, "at": now}
+
         self.files.update("readers", change)
 
     def run(self, state="restarted", **options):
@@ -51,6 +52,7 @@ class Fleet:
         def sleep(seconds):
             original_sleep(seconds)
             self.keep_others_due()
+
         self.client.clock.sleep = sleep
         try:
             return run_control(self.client, request(state, **options), status_reads=self.reads, before_reads=self.reads)
@@ -77,9 +79,15 @@ def test_a_snapshot_from_before_the_task_started_is_never_decided_on(tmp_path):
     client.clock.now = 1000.4
     # Another fork's list read of 1000.2 still shows mc-01 offline; it has come up since.
     fleet = Fleet(tmp_path, client)
-    fleet.files.update("snapshot", lambda document: document.update(
-        started=client.clock.time() - 0.2, finished=client.clock.time() - 0.19, panel=PANEL,
-        servers={"mc-01": server(status="offline", uptime=0)}))
+    fleet.files.update(
+        "snapshot",
+        lambda document: document.update(
+            started=client.clock.time() - 0.2,
+            finished=client.clock.time() - 0.19,
+            panel=PANEL,
+            servers={"mc-01": server(status="offline", uptime=0)},
+        ),
+    )
     client.servers["mc-01"].update(status="online", uptime_seconds=5)
     result = fleet.run("started")
     assert (result["changed"], result["action"]) == (False, None)
@@ -121,6 +129,7 @@ def test_a_fork_that_never_publishes_its_list_read_does_not_carry_the_wait_past_
 
     def hang(server_id, action):
         fleet.hung = True
+
     client.on_post = hang
     with pytest.raises(ControlFailed) as caught:
         fleet.run(wait_timeout=20, poll_interval=5)

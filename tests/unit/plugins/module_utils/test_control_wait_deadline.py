@@ -19,8 +19,13 @@ from panel_fakes import TOKEN, FakePanel
 
 
 def server(uptime=86400, status="online"):
-    return {"id": "mc-01", "name": "Survival", "status": status, "uptime_seconds": uptime,
-            "players": {"current": 0, "max": 20}}
+    return {
+        "id": "mc-01",
+        "name": "Survival",
+        "status": status,
+        "uptime_seconds": uptime,
+        "players": {"current": 0, "max": 20},
+    }
 
 
 def restart(panel, **options):
@@ -128,7 +133,9 @@ def test_waiting_for_the_shared_rate_budget_does_not_carry_the_wait_past_wait_ti
     client = panel.client(budget=budget, retry_timeout=60)
     started = panel.clock.monotonic()
     with pytest.raises(ControlFailed) as caught:
-        run_control(client, ControlRequest("restarted", server_id="mc-01", rate_limit=3, wait_timeout=20, poll_interval=5))
+        run_control(
+            client, ControlRequest("restarted", server_id="mc-01", rate_limit=3, wait_timeout=20, poll_interval=5)
+        )
     elapsed = panel.clock.monotonic() - started
     assert elapsed <= 20
     assert "rate budget" in caught.value.message and "wait_timeout" in caught.value.message

@@ -12,28 +12,31 @@ import pytest
 from ansible_collections.gamepanel.panel.plugins.module_utils import errors
 
 
-@pytest.mark.parametrize("body, expected", [
-    (b"", None),
-    ("   \n", None),
-    ("null", None),
-    ("{}", None),
-    ("[]", None),
-    ('"just a string"', "just a string"),
-    ('{"message": "m"}', "m"),
-    ('{"error": "e"}', "e"),
-    ('{"error": {"code": "c", "message": "nested message"}}', "nested message"),
-    ('{"error": {"code": "only_code"}}', "only_code"),
-    ('{"error": "invalid_token", "error_description": "expired"}', "expired"),
-    ('{"detail": "d"}', "d"),
-    ('{"detail": [{"loc": ["body"], "msg": "field required"}]}', "field required"),
-    ('{"errors": [{"message": "a"}, {"message": "b"}]}', "a; b"),
-    ('{"errors": ["x", "y"]}', "x; y"),
-    ('{"title": "Forbidden", "status": 403}', "Forbidden"),
-    ('{"status": 500}', None),
-    ("<html>\n <h1>502 Bad Gateway</h1>\n</html>", "<html> <h1>502 Bad Gateway</h1> </html>"),
-    ("plain words", "plain words"),
-    ("\xff\xfe binary-ish".encode("latin-1"), "\ufffd\ufffd binary-ish"),
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        (b"", None),
+        ("   \n", None),
+        ("null", None),
+        ("{}", None),
+        ("[]", None),
+        ('"just a string"', "just a string"),
+        ('{"message": "m"}', "m"),
+        ('{"error": "e"}', "e"),
+        ('{"error": {"code": "c", "message": "nested message"}}', "nested message"),
+        ('{"error": {"code": "only_code"}}', "only_code"),
+        ('{"error": "invalid_token", "error_description": "expired"}', "expired"),
+        ('{"detail": "d"}', "d"),
+        ('{"detail": [{"loc": ["body"], "msg": "field required"}]}', "field required"),
+        ('{"errors": [{"message": "a"}, {"message": "b"}]}', "a; b"),
+        ('{"errors": ["x", "y"]}', "x; y"),
+        ('{"title": "Forbidden", "status": 403}', "Forbidden"),
+        ('{"status": 500}', None),
+        ("<html>\n <h1>502 Bad Gateway</h1>\n</html>", "<html> <h1>502 Bad Gateway</h1> </html>"),
+        ("plain words", "plain words"),
+        ("\xff\xfe binary-ish".encode("latin-1"), "\ufffd\ufffd binary-ish"),
+    ],
+)
 def test_panel_message(body, expected):
     assert errors.panel_message(body) == expected
 
@@ -52,15 +55,18 @@ def test_deeply_nested_bodies_do_not_recurse_forever():
     assert errors.panel_message(json.dumps(body)) is None
 
 
-@pytest.mark.parametrize("status, cls", [
-    (401, errors.PanelAuthError),
-    (403, errors.PanelForbiddenError),
-    (402, errors.PanelPaymentError),
-    (404, errors.PanelNotFoundError),
-    (429, errors.PanelRateLimitError),
-    (400, errors.PanelApiError),
-    (500, errors.PanelApiError),
-])
+@pytest.mark.parametrize(
+    "status, cls",
+    [
+        (401, errors.PanelAuthError),
+        (403, errors.PanelForbiddenError),
+        (402, errors.PanelPaymentError),
+        (404, errors.PanelNotFoundError),
+        (429, errors.PanelRateLimitError),
+        (400, errors.PanelApiError),
+        (500, errors.PanelApiError),
+    ],
+)
 def test_status_mapping(status, cls):
     error = errors.error_from_response(status, "Reason", b'{"message": "said"}', "GET /servers", server_id="s1")
     assert error.__class__ is cls
@@ -87,8 +93,9 @@ def test_scrub_and_redact():
 
 
 def test_ambiguous_and_transport_messages():
-    ambiguous = errors.ambiguous_error("POST /servers/a/control (restart)", "it answered HTTP 502", server_id="a",
-                                       status=502)
+    ambiguous = errors.ambiguous_error(
+        "POST /servers/a/control (restart)", "it answered HTTP 502", server_id="a", status=502
+    )
     assert isinstance(ambiguous, errors.PanelAmbiguousError)
     assert "may already be queued" in str(ambiguous) and "not sent again" in str(ambiguous)
     transport = errors.transport_error("GET /servers", "could not connect", retry_note=" (gave up)")

@@ -27,7 +27,7 @@ def longest_quote(message, body):
     for size in (40, 61, 80, 200, 301):
         if size > len(flat):
             break
-        if any(flat[start:start + size] in message for start in range(0, max(1, len(flat) - size), 7)):
+        if any(flat[start : start + size] in message for start in range(0, max(1, len(flat) - size), 7)):
             best = size
     return best
 
@@ -73,9 +73,15 @@ def test_other_statuses_with_a_foreign_body_quote_only_an_excerpt(panel, status)
     assert longest_quote(message, body) <= errors.MAX_EXCERPT + 1
 
 
-@pytest.mark.parametrize("body", [
-    HTML_404.encode(), b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, b"{not json", b"[1, 2",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        HTML_404.encode(),
+        b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40,
+        b"{not json",
+        b"[1, 2",
+    ],
+)
 def test_a_success_that_is_not_json_blames_base_url_with_a_short_excerpt(panel, body):
     panel.reply(body=body, headers={"Content-Type": "text/html"})
     with pytest.raises(PanelTransportError) as caught:

@@ -11,7 +11,13 @@ import stat
 
 from ansible_collections.gamepanel.panel.plugins.module_utils import ledger as ledger_module
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import (
-    DONE, MAY_BE_QUEUED, QUEUED, SENDING, Ledger, public_view)
+    DONE,
+    MAY_BE_QUEUED,
+    QUEUED,
+    SENDING,
+    Ledger,
+    public_view,
+)
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
 
 from panel_fakes import FakeClock

@@ -17,8 +17,13 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import Pane
 
 from panel_fakes import TOKEN
 
-ENV = ("GAMEPANEL_API_TOKEN", "GAMEPANEL_BASE_URL", "GAMEPANEL_API_VARIANT", "GAMEPANEL_RATE_LIMIT",
-       "GAMEPANEL_ALLOW_INSECURE_HTTP")
+ENV = (
+    "GAMEPANEL_API_TOKEN",
+    "GAMEPANEL_BASE_URL",
+    "GAMEPANEL_API_VARIANT",
+    "GAMEPANEL_RATE_LIMIT",
+    "GAMEPANEL_ALLOW_INSECURE_HTTP",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -36,9 +41,16 @@ def validate(params):
 
 def test_defaults():
     params = validate({}).validated_parameters
-    assert params == {"api_token": None, "base_url": None, "api_variant": "live", "validate_certs": True,
-                      "request_timeout": 30.0, "rate_limit": 120, "retry_timeout": 60.0,
-                      "allow_insecure_http": False}
+    assert params == {
+        "api_token": None,
+        "base_url": None,
+        "api_variant": "live",
+        "validate_certs": True,
+        "request_timeout": 30.0,
+        "rate_limit": 120,
+        "retry_timeout": 60.0,
+        "allow_insecure_http": False,
+    }
 
 
 def test_environment_fallbacks_and_token_is_no_log(monkeypatch):
@@ -49,7 +61,11 @@ def test_environment_fallbacks_and_token_is_no_log(monkeypatch):
     result = validate({})
     params = result.validated_parameters
     assert (params["api_token"], params["base_url"], params["api_variant"], params["rate_limit"]) == (
-        TOKEN, "https://panel.example.test/v1", "planned", 600)
+        TOKEN,
+        "https://panel.example.test/v1",
+        "planned",
+        600,
+    )
     assert TOKEN in result._no_log_values
 
 
@@ -71,18 +87,22 @@ def client_from(params):
 
 
 def test_client_from_params():
-    client = client_from({"api_token": TOKEN, "base_url": "https://panel.example.test/v1", "rate_limit": 5,
-                          "retry_timeout": 3})
+    client = client_from(
+        {"api_token": TOKEN, "base_url": "https://panel.example.test/v1", "rate_limit": 5, "retry_timeout": 3}
+    )
     assert isinstance(client, PanelClient)
     assert client.base_url == "https://panel.example.test/v1"
     assert client.api_variant == "live"
 
 
-@pytest.mark.parametrize("params, expected", [
-    ({"base_url": "https://panel.example.test/v1"}, "GAMEPANEL_API_TOKEN"),
-    ({"api_token": TOKEN}, "GAMEPANEL_BASE_URL"),
-    ({"api_token": TOKEN, "base_url": "panel.example.test"}, "base_url"),
-])
+@pytest.mark.parametrize(
+    "params, expected",
+    [
+        ({"base_url": "https://panel.example.test/v1"}, "GAMEPANEL_API_TOKEN"),
+        ({"api_token": TOKEN}, "GAMEPANEL_BASE_URL"),
+        ({"api_token": TOKEN, "base_url": "panel.example.test"}, "base_url"),
+    ],
+)
 def test_client_from_params_fails_clearly(params, expected):
     with pytest.raises(module_utils.TaskFailed, match=expected) as failure:
         client_from(params)
@@ -100,8 +120,9 @@ def test_failure_from_error_adds_status_and_api():
     class StatsOnly:
         stats = {"requests": 2, "retries": 1, "waited_seconds": 0.5}
 
-    failure = module_utils.failure_from_error(PanelNotFoundError("Server 'x' was not found.", status=404),
-                                              client=StatsOnly(), servers=[])
+    failure = module_utils.failure_from_error(
+        PanelNotFoundError("Server 'x' was not found.", status=404), client=StatsOnly(), servers=[]
+    )
     assert failure.msg == "Server 'x' was not found."
     assert failure.result == {"status": 404, "servers": [], "api": {"requests": 2, "retries": 1, "waited_seconds": 0.5}}
 
@@ -117,10 +138,13 @@ def test_plain_http_to_another_host_fails_naming_the_option():
     assert TOKEN not in failure.value.msg
 
 
-@pytest.mark.parametrize("params, env", [
-    ({"allow_insecure_http": True}, None),
-    ({}, "true"),
-])
+@pytest.mark.parametrize(
+    "params, env",
+    [
+        ({"allow_insecure_http": True}, None),
+        ({}, "true"),
+    ],
+)
 def test_allowed_plain_http_warns_through_the_client(monkeypatch, params, env):
     if env is not None:
         monkeypatch.setenv("GAMEPANEL_ALLOW_INSECURE_HTTP", env)

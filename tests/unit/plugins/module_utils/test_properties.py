@@ -33,6 +33,7 @@ json_values = st.recursive(
 
 # -- path encoding -----------------------------------------------------------------------------
 
+
 @PROFILE
 @given(ids)
 def test_any_id_is_one_safe_segment_that_decodes_back(server_id):
@@ -60,8 +61,12 @@ def test_the_request_goes_to_exactly_one_server_path(server_id):
 
 # -- response parsing ----------------------------------------------------------------------------
 
+
 @PROFILE
-@given(st.integers(min_value=400, max_value=599), st.binary(max_size=3000) | json_values.map(lambda v: json.dumps(v).encode()))
+@given(
+    st.integers(min_value=400, max_value=599),
+    st.binary(max_size=3000) | json_values.map(lambda v: json.dumps(v).encode()),
+)
 def test_any_error_answer_becomes_a_short_panel_error(status, body):
     error = errors.error_from_response(status, "Reason", body, "GET /servers/x", server_id="x")
     assert isinstance(error, PanelError)
@@ -102,8 +107,8 @@ def test_any_server_answer_gives_a_server_or_a_panel_error(body):
 # -- the convergence rule (Convergence.uptime_reset) ---------------------------------------------
 
 BEFORE_READ_AT = 1_700_000_000.0
-uptimes = st.floats(min_value=0, max_value=10 ** 8, allow_nan=False, allow_infinity=False)
-seconds = st.floats(min_value=0, max_value=10 ** 5, allow_nan=False, allow_infinity=False)
+uptimes = st.floats(min_value=0, max_value=10**8, allow_nan=False, allow_infinity=False)
+seconds = st.floats(min_value=0, max_value=10**5, allow_nan=False, allow_infinity=False)
 fractions = st.floats(min_value=0, max_value=0.999, allow_nan=False)
 
 
@@ -121,8 +126,11 @@ def test_an_uptime_consistent_with_no_restart_is_never_a_reset(true_uptime, gap,
     after the request started (``read_lag``): neither may look like a reset.
     """
     before = math.floor(true_uptime + lost_before)
-    now = math.floor(true_uptime + lost_before + gap + read_lag + lost_now) if lost_now else math.floor(
-        true_uptime + lost_before + gap + read_lag)
+    now = (
+        math.floor(true_uptime + lost_before + gap + read_lag + lost_now)
+        if lost_now
+        else math.floor(true_uptime + lost_before + gap + read_lag)
+    )
     assert not convergence(before).uptime_reset({"uptime_seconds": now}, BEFORE_READ_AT + gap)
 
 

@@ -27,18 +27,22 @@ reads = st.builds(
     st.sampled_from(["online", "offline", "stopped", "starting", "maintenance"]),
     st.integers(min_value=0, max_value=200000),
 )
-entries = st.fixed_dictionaries({
-    "action": st.sampled_from(["start", "stop", "restart"]),
-    "state": st.sampled_from(STATES),
-    "age": st.floats(min_value=0, max_value=5000),
-    "before_status": st.sampled_from(["online", "offline"]),
-    "before_uptime": st.integers(min_value=0, max_value=200000),
-})
-options = st.fixed_dictionaries({
-    "state": st.sampled_from(["started", "stopped", "restarted"]),
-    "min_uptime": st.none() | st.integers(min_value=0, max_value=4000),
-    "ignore_pending": st.booleans(),
-})
+entries = st.fixed_dictionaries(
+    {
+        "action": st.sampled_from(["start", "stop", "restart"]),
+        "state": st.sampled_from(STATES),
+        "age": st.floats(min_value=0, max_value=5000),
+        "before_status": st.sampled_from(["online", "offline"]),
+        "before_uptime": st.integers(min_value=0, max_value=200000),
+    }
+)
+options = st.fixed_dictionaries(
+    {
+        "state": st.sampled_from(["started", "stopped", "restarted"]),
+        "min_uptime": st.none() | st.integers(min_value=0, max_value=4000),
+        "ignore_pending": st.booleans(),
+    }
+)
 
 
 def scene(directory, read, entry):
@@ -46,18 +50,37 @@ def scene(directory, read, entry):
     client = FakeClient(read)
     ledger = Ledger(StateFiles("k" * 64, directory), PANEL, client.clock)
     written_at = client.clock.time() - entry["age"]
-    ledger.merge([{"id": "mc-01", "action": entry["action"], "panel": PANEL, "queued_at": written_at,
-                   "updated_at": written_at, "state": entry["state"],
-                   "before": {"status": entry["before_status"], "uptime_seconds": entry["before_uptime"],
-                              "read_started": written_at - 1, "read_at": written_at - 1}}])
+    ledger.merge(
+        [
+            {
+                "id": "mc-01",
+                "action": entry["action"],
+                "panel": PANEL,
+                "queued_at": written_at,
+                "updated_at": written_at,
+                "state": entry["state"],
+                "before": {
+                    "status": entry["before_status"],
+                    "uptime_seconds": entry["before_uptime"],
+                    "read_started": written_at - 1,
+                    "read_at": written_at - 1,
+                },
+            }
+        ]
+    )
     return client, ledger, ledger.entries("mc-01")[0]
 
 
 def decide(client, ledger, option, check_mode=False):
     try:
-        return run_control(client, request(option["state"], wait=False, min_uptime=option["min_uptime"],
-                                           ignore_pending=option["ignore_pending"]),
-                           check_mode=check_mode, ledger=ledger)
+        return run_control(
+            client,
+            request(
+                option["state"], wait=False, min_uptime=option["min_uptime"], ignore_pending=option["ignore_pending"]
+            ),
+            check_mode=check_mode,
+            ledger=ledger,
+        )
     except ControlFailed as failure:  # pragma: no cover - nothing fails on this fake panel
         raise AssertionError(failure.message)
 
@@ -104,7 +127,11 @@ def test_a_run_that_sends_leaves_its_entry_queued(read, entry, option):
 
 
 @PROFILE
-@given(reads, entries.filter(lambda entry: entry["state"] == "done"), options.filter(lambda option: option["min_uptime"] is None))
+@given(
+    reads,
+    entries.filter(lambda entry: entry["state"] == "done"),
+    options.filter(lambda option: option["min_uptime"] is None),
+)
 def test_a_done_entry_without_min_uptime_changes_no_decision(read, entry, option):
     with tempfile.TemporaryDirectory() as directory:
         client, ledger, unused = scene(directory, read, entry)

@@ -273,8 +273,13 @@ def test_budget_is_shared_across_processes(tmp_path):
     rate_limit = 40
     env = dict(os.environ, CHILD_KEY=KEY)
     children = [
-        subprocess.Popen([sys.executable, "-c", CHILD, collections_root, str(tmp_path), str(rate_limit), "35",
-                          str(go_file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", CHILD, collections_root, str(tmp_path), str(rate_limit), "35", str(go_file)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            text=True,
+        )
         for unused in range(3)
     ]
     go_file.write_text("go")

@@ -31,6 +31,7 @@ RATE_LIMITED = {"error": {"code": "rate_limited", "message": "Rate limit exceede
 
 # -- realistic transport failures, built the way requests and urllib3 raise them ----------
 
+
 def refused():
     """What requests raises when nothing listens: the request was never sent."""
     reason = NewConnectionError(None, "Failed to establish a new connection: [Errno 111] Connection refused")
@@ -50,8 +51,9 @@ def connect_timeout():
 
 def connection_dropped():
     """The panel closed the connection after the request was written (no answer)."""
-    return requests.exceptions.ConnectionError(ProtocolError(
-        "Connection aborted.", ConnectionResetError(104, "Connection reset by peer")))
+    return requests.exceptions.ConnectionError(
+        ProtocolError("Connection aborted.", ConnectionResetError(104, "Connection reset by peer"))
+    )
 
 
 def read_timeout():
@@ -59,16 +61,27 @@ def read_timeout():
 
 
 def tls_failure():
-    return requests.exceptions.SSLError(MaxRetryError(None, "/v1/servers", Exception(
-        "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed")))
+    return requests.exceptions.SSLError(
+        MaxRetryError(None, "/v1/servers", Exception("[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed"))
+    )
 
 
 # -- pure helpers -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("value, expected", [
-    (None, None), ("", None), ("  ", None), ("7", 7.0), (" 12 ", 12.0), ("1.5", 1.5), ("-3", 0.0),
-    ("soon", None),
-])
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (None, None),
+        ("", None),
+        ("  ", None),
+        ("7", 7.0),
+        (" 12 ", 12.0),
+        ("1.5", 1.5),
+        ("-3", 0.0),
+        ("soon", None),
+    ],
+)
 def test_parse_retry_after_seconds(value, expected):
     assert retry.parse_retry_after(value, now=0.0) == expected
 
@@ -77,8 +90,9 @@ def test_parse_retry_after_http_date():
     now = 1_700_000_000.0
     assert retry.parse_retry_after(email.utils.formatdate(now + 42, usegmt=True), now) == pytest.approx(42.0)
     assert retry.parse_retry_after(email.utils.formatdate(now - 42, usegmt=True), now) == 0.0
-    assert retry.parse_retry_after(email.utils.formatdate(now + 5, localtime=False).replace("-0000", "GMT"),
-                                   now) == pytest.approx(5.0)
+    assert retry.parse_retry_after(
+        email.utils.formatdate(now + 5, localtime=False).replace("-0000", "GMT"), now
+    ) == pytest.approx(5.0)
 
 
 def test_backoff_is_exponential_capped_and_jittered():
@@ -89,14 +103,17 @@ def test_backoff_is_exponential_capped_and_jittered():
     assert retry.backoff_delay(1000, rng=lambda: 0.5) <= retry.BACKOFF_CAP
 
 
-@pytest.mark.parametrize("make, expected", [
-    (refused, True),
-    (dns_failure, True),
-    (connect_timeout, True),
-    (connection_dropped, False),
-    (read_timeout, False),
-    (lambda: requests.exceptions.ChunkedEncodingError("incomplete read"), False),
-])
+@pytest.mark.parametrize(
+    "make, expected",
+    [
+        (refused, True),
+        (dns_failure, True),
+        (connect_timeout, True),
+        (connection_dropped, False),
+        (read_timeout, False),
+        (lambda: requests.exceptions.ChunkedEncodingError("incomplete read"), False),
+    ],
+)
 def test_nothing_was_sent(make, expected):
     assert retry.nothing_was_sent(make()) is expected
 
@@ -112,6 +129,7 @@ def test_nothing_was_sent_on_a_real_refused_connection():
 
 
 # -- 429 ----------------------------------------------------------------------------------
+
 
 def test_429_honours_retry_after_seconds(panel):
     panel.reply(status=429, json=RATE_LIMITED, headers={"Retry-After": "7"}).reply(json=SERVER)
@@ -143,7 +161,7 @@ def test_429_without_retry_after_backs_off_with_capped_jitter(panel):
     sleeps = panel.clock.sleeps
     assert len(sleeps) == 7
     for number, slept in enumerate(sleeps):
-        step = min(retry.BACKOFF_CAP, retry.BACKOFF_BASE * 2 ** number)
+        step = min(retry.BACKOFF_CAP, retry.BACKOFF_BASE * 2**number)
         assert step / 2 <= slept <= step
     assert max(sleeps) <= retry.BACKOFF_CAP
     assert client.stats["retries"] == 7
@@ -194,6 +212,7 @@ def test_post_429_is_retried(panel):
 
 # -- GET: 5xx and connection failures -------------------------------------------------------
 
+
 @pytest.mark.parametrize("status", [500, 502, 503, 504])
 def test_get_5xx_is_retried(panel, status):
     panel.reply(status=status, body="upstream trouble").reply(json=[SERVER])
@@ -221,8 +240,17 @@ def test_get_5xx_until_the_deadline(panel):
     assert sum(panel.clock.sleeps) <= 5
 
 
-@pytest.mark.parametrize("make", [refused, dns_failure, connect_timeout, connection_dropped, read_timeout,
-                                  lambda: requests.exceptions.ChunkedEncodingError("incomplete")])
+@pytest.mark.parametrize(
+    "make",
+    [
+        refused,
+        dns_failure,
+        connect_timeout,
+        connection_dropped,
+        read_timeout,
+        lambda: requests.exceptions.ChunkedEncodingError("incomplete"),
+    ],
+)
 def test_get_connection_failures_are_retried(panel, make):
     panel.fail(make()).reply(json=SERVER)
     client = panel.client()
@@ -264,6 +292,7 @@ def test_4xx_is_never_retried(panel, status):
 
 # -- POST: only when surely not accepted ------------------------------------------------------
 
+
 @pytest.mark.parametrize("status", [500, 502, 503, 504])
 def test_post_5xx_is_ambiguous_and_not_resent(panel, status):
     panel.reply(status=status, json={"error": {"message": "agent gateway hiccup"}}, headers={"Retry-After": "1"})
@@ -280,8 +309,9 @@ def test_post_5xx_is_ambiguous_and_not_resent(panel, status):
     assert client.stats == {"requests": 1, "retries": 0, "waited_seconds": 0.0}
 
 
-@pytest.mark.parametrize("make", [connection_dropped, read_timeout,
-                                  lambda: requests.exceptions.ChunkedEncodingError("incomplete")])
+@pytest.mark.parametrize(
+    "make", [connection_dropped, read_timeout, lambda: requests.exceptions.ChunkedEncodingError("incomplete")]
+)
 def test_post_connection_lost_after_sending_is_ambiguous(panel, make):
     panel.fail(make())
     client = panel.client()
@@ -325,6 +355,7 @@ def test_404_after_a_retry_is_mapped(panel):
 
 # -- the rate budget is consulted on every attempt ----------------------------------------------
 
+
 def test_budget_is_acquired_before_every_attempt_and_its_waits_counted(panel):
     budget = NoBudget(waits=[0.0, 2.5])
     panel.reply(status=503).reply(json=SERVER)
@@ -359,17 +390,25 @@ def test_transport_error_messages_do_not_leak_the_token(panel):
     assert TOKEN not in str(caught.value)
 
 
-@pytest.mark.parametrize("make, phrase", [
-    (refused, "could not connect to the panel at h:1 (Connection refused)"),
-    (dns_failure, "could not connect to the panel at h:1 (Name or service not known)"),
-    (connect_timeout, "was not established within request_timeout"),
-    (connection_dropped, "was lost (Connection reset by peer)"),
-    (lambda: requests.exceptions.ConnectionError(ProtocolError(
-        "Connection aborted.", RemoteDisconnected("Remote end closed connection without response"))),
-     "was lost (Remote end closed connection without response)"),
-    (read_timeout, "sent no answer within request_timeout after the request was sent"),
-    (tls_failure, "TLS connection to the panel at h:1 failed ([SSL: CERTIFICATE_VERIFY_FAILED]"),
-])
+@pytest.mark.parametrize(
+    "make, phrase",
+    [
+        (refused, "could not connect to the panel at h:1 (Connection refused)"),
+        (dns_failure, "could not connect to the panel at h:1 (Name or service not known)"),
+        (connect_timeout, "was not established within request_timeout"),
+        (connection_dropped, "was lost (Connection reset by peer)"),
+        (
+            lambda: requests.exceptions.ConnectionError(
+                ProtocolError(
+                    "Connection aborted.", RemoteDisconnected("Remote end closed connection without response")
+                )
+            ),
+            "was lost (Remote end closed connection without response)",
+        ),
+        (read_timeout, "sent no answer within request_timeout after the request was sent"),
+        (tls_failure, "TLS connection to the panel at h:1 failed ([SSL: CERTIFICATE_VERIFY_FAILED]"),
+    ],
+)
 def test_failures_are_described_by_their_innermost_cause(make, phrase):
     assert phrase in retry.describe_failure(make(), "h:1")
 
@@ -387,6 +426,10 @@ def test_a_deadline_counts_down_to_zero_and_names_its_option():
 
 def test_an_ambiguous_error_keeps_what_and_why_as_fields():
     error = errors.ambiguous_error("POST /servers/mc-01/control (restart)", "the connection dropped", server_id="mc-01")
-    assert (error.what, error.cause, error.server_id) == ("POST /servers/mc-01/control (restart)", "the connection dropped", "mc-01")
+    assert (error.what, error.cause, error.server_id) == (
+        "POST /servers/mc-01/control (restart)",
+        "the connection dropped",
+        "mc-01",
+    )
     assert "the connection dropped" in str(error)
     assert errors.PanelAmbiguousError("lost").what is None

@@ -32,10 +32,20 @@ def ids(servers):
 
 # -- normalize_server ---------------------------------------------------------------------------
 
+
 def test_normalize_keeps_exactly_the_server_fields():
-    raw = {"id": "mc-01", "name": "Survival", "game": "minecraft", "status": "online",
-           "players": {"current": 3, "max": 20, "list": ["steve"]}, "cpu": 1.5, "memory_mb": 512,
-           "uptime_seconds": 60, "secret_field": "x", "details": {"clash": True}}
+    raw = {
+        "id": "mc-01",
+        "name": "Survival",
+        "game": "minecraft",
+        "status": "online",
+        "players": {"current": 3, "max": 20, "list": ["steve"]},
+        "cpu": 1.5,
+        "memory_mb": 512,
+        "uptime_seconds": 60,
+        "secret_field": "x",
+        "details": {"clash": True},
+    }
     server = normalize_server(raw)
     assert tuple(server) == SERVER_FIELDS
     assert server["players"] == {"current": 3, "max": 20}
@@ -46,14 +56,17 @@ def test_normalize_missing_fields_are_none():
     assert normalize_server({}) == dict((field, None) for field in SERVER_FIELDS)
 
 
-@pytest.mark.parametrize("players, expected", [
-    ({"current": 1}, {"current": 1, "max": None}),
-    ({}, {"current": None, "max": None}),
-    (4, {"current": 4, "max": None}),
-    (None, None),
-    ("many", None),
-    (True, None),
-])
+@pytest.mark.parametrize(
+    "players, expected",
+    [
+        ({"current": 1}, {"current": 1, "max": None}),
+        ({}, {"current": None, "max": None}),
+        (4, {"current": 4, "max": None}),
+        (None, None),
+        ("many", None),
+        (True, None),
+    ],
+)
 def test_normalize_players(players, expected):
     assert normalize_server({"id": "a", "players": players})["players"] == expected
 
@@ -72,20 +85,24 @@ def test_normalize_refuses_non_objects(raw):
 
 # -- filter_servers -----------------------------------------------------------------------------
 
+
 def test_no_filter_keeps_everything_in_order():
     assert ids(filter_servers(FLEET)) == ids(FLEET)
     assert ids(filter_servers(FLEET, names=[], games=[], statuses=[])) == ids(FLEET)
 
 
-@pytest.mark.parametrize("names, expected", [
-    (["Survival"], ["mc-01"]),
-    (["Survival*"], ["mc-01", "eu-01"]),
-    (["Survival [EU]"], ["eu-01"]),  # an exact name matches itself despite the brackets
-    (["Rust ?ain"], ["rust-01"]),
-    (["rust*"], []),  # case-sensitive
-    (["Creative", "Modded"], ["mc-02", "mc-03"]),
-    ("Creative", ["mc-02"]),  # a plain string is one pattern
-])
+@pytest.mark.parametrize(
+    "names, expected",
+    [
+        (["Survival"], ["mc-01"]),
+        (["Survival*"], ["mc-01", "eu-01"]),
+        (["Survival [EU]"], ["eu-01"]),  # an exact name matches itself despite the brackets
+        (["Rust ?ain"], ["rust-01"]),
+        (["rust*"], []),  # case-sensitive
+        (["Creative", "Modded"], ["mc-02", "mc-03"]),
+        ("Creative", ["mc-02"]),  # a plain string is one pattern
+    ],
+)
 def test_filter_by_name(names, expected):
     assert ids(filter_servers(FLEET, names=names)) == expected
 
@@ -99,6 +116,7 @@ def test_filter_by_game_and_status_combine_with_and():
 
 
 # -- select_servers -----------------------------------------------------------------------------
+
 
 class FakeClient:
     """Answers from FLEET, records calls."""
@@ -136,10 +154,17 @@ def test_select_filtered_with_details_never_overwrites_players():
     assert ids(servers) == ["rust-01", "rust-02"]
     for server in servers:
         assert server["players"] == {"current": 1, "max": 2}
-        assert server["details"] == {"players": {"kind": "players", "of": server["id"]},
-                                     "metrics": {"kind": "metrics", "of": server["id"]}}
-    assert client.calls == [("list",), ("players", "rust-01"), ("metrics", "rust-01"),
-                            ("players", "rust-02"), ("metrics", "rust-02")]
+        assert server["details"] == {
+            "players": {"kind": "players", "of": server["id"]},
+            "metrics": {"kind": "metrics", "of": server["id"]},
+        }
+    assert client.calls == [
+        ("list",),
+        ("players", "rust-01"),
+        ("metrics", "rust-01"),
+        ("players", "rust-02"),
+        ("metrics", "rust-02"),
+    ]
 
 
 def test_select_without_include_has_no_details():

@@ -116,8 +116,11 @@ class ListingClient:
 
     def __init__(self, clock, servers=None, pages=1):
         self.clock = clock
-        self.servers = servers or {"a": {"id": "a", "status": "online"}, "b": {"id": "b", "status": "offline"},
-                                   "c": {"id": "c", "status": "online"}}
+        self.servers = servers or {
+            "a": {"id": "a", "status": "online"},
+            "b": {"id": "b", "status": "offline"},
+            "c": {"id": "c", "status": "online"},
+        }
         self.pages = pages
         self.gets = []
         self.lists = []
@@ -148,9 +151,11 @@ def shared_reads(tmp_path, client, member, panel=PANEL, gather=1.0):
 
 def due_at(task, when, read_at):
     """Play another process that joined the list read of ``read_at`` at ``when``."""
+
     def change(readers):
         readers.setdefault("tasks", {})[task.member] = {"seen": when, "due": read_at}
         readers["next_read"] = read_at
+
     task.files.update("readers", change)
 
 
@@ -168,8 +173,10 @@ def three_forks(tmp_path, now, others_due):
 
 
 def put_snapshot(tmp_path, started, servers, panel=PANEL):
-    StateFiles(KEY, str(tmp_path)).update("snapshot", lambda document: document.update(
-        started=started, finished=started + 0.01, panel=panel, servers=servers))
+    StateFiles(KEY, str(tmp_path)).update(
+        "snapshot",
+        lambda document: document.update(started=started, finished=started + 0.01, panel=panel, servers=servers),
+    )
 
 
 def test_gathering_follows_the_plan():
@@ -294,7 +301,9 @@ def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path, m
     monkeypatch.setattr(waiting, "LIST_READ_WAIT_SECONDS", 5.0)
     clock, client, tasks = three_forks(tmp_path, now=0.0, others_due=1.0)
     # Another process claimed the list read of 1.0 and never finishes it (it hangs).
-    tasks[1].files.update("readers", lambda document: document.update(claim={"member": "hung", "read_at": 1.0, "at": 1.0}))
+    tasks[1].files.update(
+        "readers", lambda document: document.update(claim={"member": "hung", "read_at": 1.0, "at": 1.0})
+    )
     server, started, unused = tasks[0].read_before("a", not_before=0.5)
     assert server["id"] == "a" and len(client.gets) + len(client.lists) == 1
     # It waited for the announced read, then for the claimed read, until the claim had gone stale.
@@ -304,7 +313,9 @@ def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path, m
 def test_a_wait_read_stops_waiting_for_a_hung_list_read_at_the_wait_deadline(tmp_path):
     clock, client, tasks = three_forks(tmp_path, now=0.5, others_due=1.0)
     # Another process claimed the list read of 1.0 and never publishes it (LIST_READ_WAIT_SECONDS is 75 s).
-    tasks[1].files.update("readers", lambda document: document.update(claim={"member": "hung", "read_at": 1.0, "at": 1.0}))
+    tasks[1].files.update(
+        "readers", lambda document: document.update(claim={"member": "hung", "read_at": 1.0, "at": 1.0})
+    )
     client.limit_at = 2.5  # the wait this read serves ends at 2.5
     server, view, unused = tasks[0].read("a", not_before=0.5)
     # It joined the list read of 1.0, waited for it until 2.5, then read its own server.
@@ -328,10 +339,13 @@ def test_a_wait_read_with_time_left_still_shares_the_list_read(tmp_path):
 
 
 def test_the_claim_of_a_process_that_died_is_taken_over_at_once(tmp_path):
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
-                          check=True).stdout.strip()
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     clock, client, tasks = three_forks(tmp_path, now=0.0, others_due=1.0)
-    tasks[1].files.update("readers", lambda document: document.update(claim={"member": dead, "read_at": 1.0, "at": 1.0}))
+    tasks[1].files.update(
+        "readers", lambda document: document.update(claim={"member": dead, "read_at": 1.0, "at": 1.0})
+    )
     server, started, unused = tasks[0].read_before("a", not_before=0.5)
     assert (started, client.lists) == (1.0, [1.0])
 

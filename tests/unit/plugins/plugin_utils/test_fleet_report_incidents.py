@@ -11,10 +11,21 @@ from ansible_collections.gamepanel.panel.plugins.action.fleet_report_files impor
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles, key_for_token
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_report, fleet_watch
 
-TEMPLATE = (Path(fleet_report.__file__).resolve().parents[2] / "roles" / "fleet_report" / "templates"
-            / "fleet_report.html.j2").read_text(encoding="utf-8")
-SERVERS = [{"id": "mc-01", "name": "Survival", "game": "minecraft", "status": "online",
-            "players": {"current": 1, "max": 10}, "cpu": 1.0, "memory_mb": 10, "uptime_seconds": 60}]
+TEMPLATE = (
+    Path(fleet_report.__file__).resolve().parents[2] / "roles" / "fleet_report" / "templates" / "fleet_report.html.j2"
+).read_text(encoding="utf-8")
+SERVERS = [
+    {
+        "id": "mc-01",
+        "name": "Survival",
+        "game": "minecraft",
+        "status": "online",
+        "players": {"current": 1, "max": 10},
+        "cpu": 1.0,
+        "memory_mb": 10,
+        "uptime_seconds": 60,
+    }
+]
 
 
 def test_without_a_record_the_report_has_no_incident_section_and_its_json_no_key():
@@ -28,8 +39,13 @@ def test_the_watchers_record_shows_as_recent_incidents(tmp_path, monkeypatch):
     monkeypatch.setenv("GAMEPANEL_STATE_DIR", str(tmp_path))
     token = "gp-report-token"
     files = StateFiles(key_for_token(token))
-    event = {"id": "ark-01", "name": "ARK <Island>", "kind": "status_changed", "status": "offline",
-             "previous_status": "online"}
+    event = {
+        "id": "ark-01",
+        "name": "ARK <Island>",
+        "kind": "status_changed",
+        "status": "offline",
+        "previous_status": "online",
+    }
     for at in (1_795_000_000.0, 1_795_000_100.0):
         fleet_watch.record_incident(files, fleet_watch.IncidentRecord(), event, at, 900)
     incidents = fleet_watch.read_incidents(files, now=1_795_000_200.0)

@@ -9,19 +9,43 @@ from hypothesis import strategies as st
 
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_watch
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_watch import (
-    ADDED, REMOVED, RESTARTED, STATUS_CHANGED, FleetWatch, IncidentRecord, action_fits, change_kind, is_incident)
+    ADDED,
+    REMOVED,
+    RESTARTED,
+    STATUS_CHANGED,
+    FleetWatch,
+    IncidentRecord,
+    action_fits,
+    change_kind,
+    is_incident,
+)
 
 
 def server(server_id, status="online", uptime=100, **fields):
-    record = {"id": server_id, "name": "name-%s" % server_id, "game": "minecraft", "status": status,
-              "players": {"current": 0, "max": 10}, "cpu": 1.0, "memory_mb": 100, "uptime_seconds": uptime}
+    record = {
+        "id": server_id,
+        "name": "name-%s" % server_id,
+        "game": "minecraft",
+        "status": status,
+        "players": {"current": 0, "max": 10},
+        "cpu": 1.0,
+        "memory_mb": 100,
+        "uptime_seconds": uptime,
+    }
     record.update(fields)
     return record
 
 
 def entry(server_id, action, queued_at, state="queued", updated_at=None):
-    return {"id": server_id, "action": action, "panel": "p", "queued_at": queued_at,
-            "updated_at": queued_at if updated_at is None else updated_at, "state": state, "before": {}}
+    return {
+        "id": server_id,
+        "action": action,
+        "panel": "p",
+        "queued_at": queued_at,
+        "updated_at": queued_at if updated_at is None else updated_at,
+        "state": state,
+        "before": {},
+    }
 
 
 # -- rules ----------------------------------------------------------------------------------
@@ -36,10 +60,15 @@ def test_the_first_read_is_the_baseline_and_gives_no_event():
 def test_each_kind_of_change_gives_one_event():
     watch = FleetWatch()
     watch.observe([server("a"), server("b"), server("c"), server("d")], 10.0)
-    events = watch.observe([server("a", "offline", 0), server("b", uptime=5), server("c", uptime=200),
-                            server("e")], 20.0)
+    events = watch.observe(
+        [server("a", "offline", 0), server("b", uptime=5), server("c", uptime=200), server("e")], 20.0
+    )
     assert [(event["kind"], event["id"]) for event in events] == [
-        (STATUS_CHANGED, "a"), (RESTARTED, "b"), (REMOVED, "d"), (ADDED, "e")]
+        (STATUS_CHANGED, "a"),
+        (RESTARTED, "b"),
+        (REMOVED, "d"),
+        (ADDED, "e"),
+    ]
     stopped = events[0]
     assert stopped["previous_status"] == "online" and stopped["status"] == "offline" and stopped["stopped"]
     assert stopped["expected"] is False and stopped["server"]["id"] == "a"
@@ -87,8 +116,11 @@ def test_an_entry_queued_after_the_read_or_over_before_the_previous_read_explain
 def test_an_entry_of_another_server_or_action_explains_nothing():
     watch = FleetWatch()
     watch.observe([server("a"), server("b")], 1.0)
-    events = watch.observe([server("a", "offline", 0), server("b", uptime=1)], 9.0,
-                           [entry("b", "stop", 2.0), entry("a", "start", 2.0), entry("c", "restart", 2.0)])
+    events = watch.observe(
+        [server("a", "offline", 0), server("b", uptime=1)],
+        9.0,
+        [entry("b", "stop", 2.0), entry("a", "start", 2.0), entry("c", "restart", 2.0)],
+    )
     assert [event["expected"] for event in events] == [False, False]
 
 
@@ -98,8 +130,9 @@ def test_which_action_explains_which_change():
     assert action_fits("start", STATUS_CHANGED, "online") and action_fits("start", STATUS_CHANGED, "starting")
     assert not action_fits("start", STATUS_CHANGED, "offline")
     assert action_fits("restart", STATUS_CHANGED, "offline") and action_fits("restart", RESTARTED, "online")
-    assert not any(action_fits(action, kind, "online") for action in ("start", "stop", "restart")
-                   for kind in (ADDED, REMOVED))
+    assert not any(
+        action_fits(action, kind, "online") for action in ("start", "stop", "restart") for kind in (ADDED, REMOVED)
+    )
 
 
 def test_incidents_are_unexpected_stops_and_restarts_only():
@@ -119,12 +152,13 @@ def test_the_incident_record_counts_within_the_window_and_forgets_old_ones():
     assert record.count("a", 950.0, 900) == 2
     assert record.count("b", 950.0, 900) == 0
     record.add(event, 950.0 + fleet_watch.RECORD_KEEP_SECONDS + 10)
-    assert record.count("a", 950.0 + fleet_watch.RECORD_KEEP_SECONDS + 10, 10 ** 9) == 1
+    assert record.count("a", 950.0 + fleet_watch.RECORD_KEEP_SECONDS + 10, 10**9) == 1
     assert record.recent(950.0 + fleet_watch.RECORD_KEEP_SECONDS + 10)[0]["count"] == 1
 
 
 def test_record_incident_uses_the_state_file_and_counts_across_watchers(tmp_path):
     from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
+
     files = StateFiles("f" * 64, str(tmp_path))
     event = {"id": "a", "name": "A", "kind": STATUS_CHANGED, "status": "offline", "previous_status": "online"}
     assert fleet_watch.record_incident(files, IncidentRecord(), event, 10.0, 900) == 1
@@ -140,9 +174,13 @@ ACTIONS = ["start", "stop", "restart"]
 
 a_server = st.builds(server, st.sampled_from(IDS), st.sampled_from(STATUSES), st.one_of(st.none(), st.integers(0, 50)))
 a_read = st.lists(a_server, max_size=6)
-an_entry = st.builds(lambda server_id, action, offset, state: (server_id, action, offset, state),
-                     st.sampled_from(IDS), st.sampled_from(ACTIONS), st.integers(-30, 30),
-                     st.sampled_from(["sending", "queued", "may_be_queued", "done"]))
+an_entry = st.builds(
+    lambda server_id, action, offset, state: (server_id, action, offset, state),
+    st.sampled_from(IDS),
+    st.sampled_from(ACTIONS),
+    st.integers(-30, 30),
+    st.sampled_from(["sending", "queued", "may_be_queued", "done"]),
+)
 steps = st.lists(st.tuples(a_read, st.lists(an_entry, max_size=4), st.booleans()), min_size=1, max_size=12)
 
 
@@ -161,9 +199,12 @@ def _expected_changes(before, after):
             changes[server_id] = REMOVED
         elif old[server_id]["status"] != new[server_id]["status"]:
             changes[server_id] = STATUS_CHANGED
-        elif (new[server_id]["status"] == "online" and old[server_id]["uptime_seconds"] is not None
-              and new[server_id]["uptime_seconds"] is not None
-              and new[server_id]["uptime_seconds"] < old[server_id]["uptime_seconds"]):
+        elif (
+            new[server_id]["status"] == "online"
+            and old[server_id]["uptime_seconds"] is not None
+            and new[server_id]["uptime_seconds"] is not None
+            and new[server_id]["uptime_seconds"] < old[server_id]["uptime_seconds"]
+        ):
             changes[server_id] = RESTARTED
     return changes
 
@@ -191,14 +232,27 @@ def test_any_sequence_of_reads_gives_each_change_once_and_expected_only_with_a_m
         for event in events:
             if event["expected"]:
                 by = event["expected_by"]
-                matching = [item for item in entries if item["id"] == event["id"] and item["action"] == by["action"]
-                            and item["queued_at"] <= now
-                            and action_fits(item["action"], event["kind"], event["status"])
-                            and (item["state"] != "done" or previous_seen_at is None
-                                 or item["updated_at"] >= previous_seen_at - fleet_watch.LAG_GRACE_SECONDS)]
+                matching = [
+                    item
+                    for item in entries
+                    if item["id"] == event["id"]
+                    and item["action"] == by["action"]
+                    and item["queued_at"] <= now
+                    and action_fits(item["action"], event["kind"], event["status"])
+                    and (
+                        item["state"] != "done"
+                        or previous_seen_at is None
+                        or item["updated_at"] >= previous_seen_at - fleet_watch.LAG_GRACE_SECONDS
+                    )
+                ]
                 assert matching, "expected only with a matching ledger entry"
             else:
                 assert event["expected_by"] is None
-                assert not any(item["id"] == event["id"] and item["queued_at"] <= now and item["state"] != "done"
-                               and action_fits(item["action"], event["kind"], event["status"]) for item in entries)
+                assert not any(
+                    item["id"] == event["id"]
+                    and item["queued_at"] <= now
+                    and item["state"] != "done"
+                    and action_fits(item["action"], event["kind"], event["status"])
+                    for item in entries
+                )
         last_good = read

@@ -29,8 +29,17 @@ class Templar:
         return value
 
 
-def action(module=control_action, args=None, transport="local", environment=None, check_mode=False, diff=False,
-           become=False, async_val=0, perform=None):
+def action(
+    module=control_action,
+    args=None,
+    transport="local",
+    environment=None,
+    check_mode=False,
+    diff=False,
+    become=False,
+    async_val=0,
+    perform=None,
+):
     task = mock.MagicMock()
     task.args = dict(args or {})
     task.action = task.resolved_action = "gamepanel.panel.%s" % module.__name__.rsplit(".", 1)[-1]
@@ -41,8 +50,7 @@ def action(module=control_action, args=None, transport="local", environment=None
     connection._shell.tmpdir = None
     play_context = mock.MagicMock()
     play_context.become = become
-    plugin = module.ActionModule(task, connection, play_context, loader=None, templar=Templar(),
-                                 shared_loader_obj=None)
+    plugin = module.ActionModule(task, connection, play_context, loader=None, templar=Templar(), shared_loader_obj=None)
     plugin.calls = []
 
     def record(params, check_mode, diff, task_vars):
@@ -50,6 +58,7 @@ def action(module=control_action, args=None, transport="local", environment=None
         if perform is not None:
             return perform(params)
         return {"changed": True, "echo": params.get("api_token")}
+
     plugin.perform = record
     plugin._execute_module = mock.MagicMock(return_value=dict(MODULE_RESULT))
     return plugin
@@ -63,7 +72,12 @@ def test_runs_in_the_worker_with_validated_parameters_and_defaults():
     result = plugin.run(task_vars={})
     assert not plugin._execute_module.called
     params, check_mode, diff, unused = plugin.calls[0]
-    assert (params["state"], params["wait"], params["wait_timeout"], params["rate_limit"]) == ("restarted", True, 300, 120)
+    assert (params["state"], params["wait"], params["wait_timeout"], params["rate_limit"]) == (
+        "restarted",
+        True,
+        300,
+        120,
+    )
     assert params["stopped_statuses"] == ["offline", "stopped"] and params["api_variant"] == "live"
     assert (check_mode, diff) == (False, False)
     assert result["changed"] is True and "failed" not in result
@@ -72,8 +86,11 @@ def test_runs_in_the_worker_with_validated_parameters_and_defaults():
 @pytest.fixture
 def invocation_injected(monkeypatch):
     """INJECT_INVOCATION on (ansible-core 2.17 has no such setting and always injects)."""
-    monkeypatch.setattr(in_process.C.config, "get_config_value",
-                        lambda name, variables=None: True if name == "INJECT_INVOCATION" else None)
+    monkeypatch.setattr(
+        in_process.C.config,
+        "get_config_value",
+        lambda name, variables=None: True if name == "INJECT_INVOCATION" else None,
+    )
 
 
 def test_invocation_follows_the_setting(monkeypatch):
@@ -82,6 +99,7 @@ def test_invocation_follows_the_setting(monkeypatch):
 
     def unknown(name, variables=None):
         raise AnsibleError("Requested entry (%s) was not defined in configuration." % name)
+
     monkeypatch.setattr(in_process.C.config, "get_config_value", unknown)
     assert action(args=CONTROL_ARGS).run(task_vars={})["invocation"]["module_args"]["id"] == "mc-01"
 
@@ -112,13 +130,19 @@ def test_check_and_diff_modes_are_passed_on():
     assert plugin.calls[0][1:3] == (True, True)
 
 
-@pytest.mark.parametrize("args, expected", [
-    (dict(CONTROL_ARGS, colour="blue"), "Unsupported parameters for (gamepanel.panel.server_control) module: colour"),
-    (dict(CONTROL_ARGS, name="Survival"), "parameters are mutually exclusive: id|name"),
-    ({"state": "restarted"}, "one of the following is required: id, name"),
-    (dict(CONTROL_ARGS, state="rebooted"), "value of state must be one of: started, stopped, restarted"),
-    (dict(CONTROL_ARGS, wait_timeout="soon"), "wait_timeout"),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (
+            dict(CONTROL_ARGS, colour="blue"),
+            "Unsupported parameters for (gamepanel.panel.server_control) module: colour",
+        ),
+        (dict(CONTROL_ARGS, name="Survival"), "parameters are mutually exclusive: id|name"),
+        ({"state": "restarted"}, "one of the following is required: id, name"),
+        (dict(CONTROL_ARGS, state="rebooted"), "value of state must be one of: started, stopped, restarted"),
+        (dict(CONTROL_ARGS, wait_timeout="soon"), "wait_timeout"),
+    ],
+)
 def test_bad_arguments_fail_like_the_module_and_nothing_runs(args, expected):
     plugin = action(args=args)
     result = plugin.run(task_vars={})
@@ -130,12 +154,19 @@ def test_bad_arguments_fail_like_the_module_and_nothing_runs(args, expected):
 def test_a_failing_task_keeps_its_return_values():
     def fail(params):
         raise TaskFailed("The panel said no.", changed=True, action="restart", status=403)
+
     result = action(args=CONTROL_ARGS, perform=fail).run(task_vars={})
-    assert (result["failed"], result["msg"], result["changed"], result["status"]) == (True, "The panel said no.", True, 403)
+    assert (result["failed"], result["msg"], result["changed"], result["status"]) == (
+        True,
+        "The panel said no.",
+        True,
+        403,
+    )
 
 
-@pytest.mark.parametrize("options", [dict(transport="ssh"), dict(transport="elsewhere"), dict(become=True),
-                                     dict(async_val=30)])
+@pytest.mark.parametrize(
+    "options", [dict(transport="ssh"), dict(transport="elsewhere"), dict(become=True), dict(async_val=30)]
+)
 def test_anywhere_but_in_the_controller_itself_the_module_runs(options):
     plugin = action(module=info_action, args={"api_token": SECRET}, **options)
     result = plugin.run(task_vars={"x": 1})

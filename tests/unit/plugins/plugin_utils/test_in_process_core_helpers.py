@@ -26,5 +26,7 @@ def test_a_validation_result_lists_the_no_log_values():
 
 def test_action_base_computes_the_task_environment_into_a_dict():
     helper = getattr(ActionBase, "_compute_environment_string", None)
-    assert helper is not None, "ActionBase._compute_environment_string is gone: in_process.py loses the task environment"
+    assert (
+        helper is not None
+    ), "ActionBase._compute_environment_string is gone: in_process.py loses the task environment"
     assert list(inspect.signature(helper).parameters)[:2] == ["self", "raw_environment_out"]

@@ -63,8 +63,16 @@ class FakeClient(object):
 
 
 def server(server_id, status="online", uptime=100):
-    return {"id": server_id, "name": "Srv " + server_id, "game": "minecraft", "status": status,
-            "players": {"current": 0, "max": 8}, "cpu": 0.0, "memory_mb": 10, "uptime_seconds": uptime}
+    return {
+        "id": server_id,
+        "name": "Srv " + server_id,
+        "game": "minecraft",
+        "status": status,
+        "players": {"current": 0, "max": 8},
+        "cpu": 0.0,
+        "memory_mb": 10,
+        "uptime_seconds": uptime,
+    }
 
 
 @pytest.fixture(autouse=True)
@@ -92,8 +100,12 @@ def run(watcher_, reads):
 
 
 def test_connection_options_are_the_modules_with_the_same_environment_fallbacks():
-    environment = {"GAMEPANEL_API_TOKEN": "t", "GAMEPANEL_BASE_URL": "https://p.example/v1",
-                   "GAMEPANEL_RATE_LIMIT": "600", "GAMEPANEL_API_VARIANT": "planned"}
+    environment = {
+        "GAMEPANEL_API_TOKEN": "t",
+        "GAMEPANEL_BASE_URL": "https://p.example/v1",
+        "GAMEPANEL_RATE_LIMIT": "600",
+        "GAMEPANEL_API_VARIANT": "planned",
+    }
     params = fleet_events.connection_params({"request_timeout": "5"}, environment)
     assert set(params) == set(panel_argument_spec())
     assert params["api_token"] == "t" and params["base_url"] == "https://p.example/v1"
@@ -102,11 +114,14 @@ def test_connection_options_are_the_modules_with_the_same_environment_fallbacks(
     assert fleet_events.connection_params({"rate_limit": 120}, environment)["rate_limit"] == 120  # args win
 
 
-@pytest.mark.parametrize("args, words", [
-    ({"api_variant": "beta"}, "api_variant must be one of"),
-    ({"rate_limit": "many"}, "rate_limit must be a whole number"),
-    ({"validate_certs": "perhaps"}, "validate_certs must be a boolean"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        ({"api_variant": "beta"}, "api_variant must be one of"),
+        ({"rate_limit": "many"}, "rate_limit must be a whole number"),
+        ({"validate_certs": "perhaps"}, "validate_certs must be a boolean"),
+    ],
+)
 def test_bad_settings_are_refused_at_start(args, words):
     with pytest.raises(fleet_events.SettingsError, match=words):
         fleet_events.connection_params(args, {})
@@ -122,8 +137,14 @@ def test_no_token_is_refused_at_start_without_a_panel():
 def test_the_documentation_is_yaml_and_names_every_option():
     documentation = yaml.safe_load(fleet_events.DOCUMENTATION)
     assert documentation["name"] == "fleet_events"
-    assert set(documentation["options"]) == {"interval", "stopped_statuses", "crash_limit", "crash_window",
-                                             "hostname_source", "leave_alone"}
+    assert set(documentation["options"]) == {
+        "interval",
+        "stopped_statuses",
+        "crash_limit",
+        "crash_window",
+        "hostname_source",
+        "leave_alone",
+    }
     assert documentation["extends_documentation_fragment"] == ["gamepanel.panel.panel"]
     examples = yaml.safe_load(fleet_events.EXAMPLES)
     assert "gamepanel.panel.fleet_events" in examples[0]["sources"][0]
@@ -134,7 +155,9 @@ def test_changes_become_events_under_gamepanel_and_reads_run_off_the_event_loop(
     source = watcher(script)
     events = run(source, reads=3)
     assert [(event["gamepanel"]["kind"], event["gamepanel"]["id"]) for event in events] == [
-        ("status_changed", "a"), ("removed", "b")]
+        ("status_changed", "a"),
+        ("removed", "b"),
+    ]
     first = events[0]["gamepanel"]
     assert first["host"] == "Srv_a" and first["expected"] is False and first["incidents"] == 1
     assert first["crash_looping"] is False
@@ -161,9 +184,15 @@ def test_crash_looping_after_the_limit_within_the_window():
 
 def test_failures_are_logged_with_their_reason_retried_and_the_source_keeps_going(caplog):
     revoked = PanelAuthError("The panel refused the API token (HTTP 401): it was revoked. Bearer %s" % TOKEN)
-    script = [[server("a")], PanelTransportError("The panel answered GET /servers with a body that is not JSON "
-                                                 "(HTTP 200, Content-Type text/html)"),
-              revoked, RuntimeError("boom " + TOKEN), [server("a", "offline", 0)]]
+    script = [
+        [server("a")],
+        PanelTransportError(
+            "The panel answered GET /servers with a body that is not JSON (HTTP 200, Content-Type text/html)"
+        ),
+        revoked,
+        RuntimeError("boom " + TOKEN),
+        [server("a", "offline", 0)],
+    ]
     source = watcher(script)
     with caplog.at_level(logging.INFO, logger="gamepanel.panel.fleet_events"):
         events = run(source, reads=5)
@@ -186,22 +215,35 @@ def test_the_backoff_grows_and_is_capped():
 def test_ansible_rulebook_can_load_it_with_run_path_from_an_installed_collection():
     """ansible-rulebook runs the file with runpy.run_path: nothing of the collection is on sys.path then."""
     import ansible_collections.gamepanel.panel as package
+
     root = Path(package.__path__[0])
     path = root / "extensions" / "eda" / "plugins" / "event_source" / "fleet_events.py"
-    code = ("import runpy, sys; module = runpy.run_path(sys.argv[1]); "
-            "print(module['main'].__name__, module['PanelClient'].__module__)")
+    code = (
+        "import runpy, sys; module = runpy.run_path(sys.argv[1]); "
+        "print(module['main'].__name__, module['PanelClient'].__module__)"
+    )
     environment = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH",)}
-    completed = subprocess.run([sys.executable, "-I", "-c", code, str(path)], capture_output=True, text=True,
-                               cwd="/", env=environment, check=False)
+    completed = subprocess.run(
+        [sys.executable, "-I", "-c", code, str(path)],
+        capture_output=True,
+        text=True,
+        cwd="/",
+        env=environment,
+        check=False,
+    )
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.split() == ["main", "ansible_collections.gamepanel.panel.plugins.module_utils.client"]
 
 
 @pytest.mark.parametrize("value", [["b", "Srv a"], '["b", "Srv a"]', "b, Srv a", "['b','Srv a']"])
 def test_leave_alone_takes_ids_or_names_as_a_list_or_the_string_a_rulebook_template_gives(value):
-    source = watcher([[server("a"), server("b"), server("c")],
-                      [server("a", "offline", 0), server("b", "offline", 0), server("c", "offline", 0)]],
-                     leave_alone=value)
+    source = watcher(
+        [
+            [server("a"), server("b"), server("c")],
+            [server("a", "offline", 0), server("b", "offline", 0), server("c", "offline", 0)],
+        ],
+        leave_alone=value,
+    )
     events = [event["gamepanel"] for event in run(source, reads=2)]
     assert [(event["id"], event["left_alone"]) for event in events] == [("a", True), ("b", True), ("c", False)]
 
