@@ -126,16 +126,8 @@ def test_restart_fleet_under_ansible_runner(emulator, tmp_path, runner_bin, coll
     assert len(expected_hosts) == 6
     requests_before = emulator.control.counters()["requests"].get("awx-credential", {})
 
-    run = subprocess.run(
-        [str(runner_bin / "ansible-runner"), "run", str(pdd), "--playbook", PLAYBOOK, "--ident", IDENT, "--quiet"],
-        env=base_env,
-        capture_output=True,
-        text=True,
-        timeout=RUNNER_TIMEOUT,
-        check=False,
-    )
+    run, stdout = run_job(runner_bin, pdd, base_env, IDENT)
     artifacts = pdd / "artifacts" / IDENT
-    stdout = (artifacts / "stdout").read_text(encoding="utf-8") if (artifacts / "stdout").exists() else ""
     assert run.returncode == 0, f"ansible-runner exited {run.returncode}\n{run.stderr}\n{stdout}"
     assert (artifacts / "rc").read_text(encoding="utf-8").strip() == "0"
     assert (artifacts / "status").read_text(encoding="utf-8").strip() == "successful"
@@ -178,8 +170,21 @@ def test_restart_fleet_under_ansible_runner(emulator, tmp_path, runner_bin, coll
     assert token not in stdout and token not in run.stdout and token not in run.stderr
 
 
+def cached_fact(path: Path, name: str):
+    """One fact of a host's jsonfile fact cache file, as the next job will read it.
+
+    Newer ansible-core writes the facts as a JSON string under ``__payload__`` and a list
+    fact with its origin, as ``{"value": [...], "tags": ...}``.
+    """
+    document = json.loads(path.read_text(encoding="utf-8"))
+    if "__payload__" in document:
+        document = json.loads(document["__payload__"])
+    value = document.get(name)
+    return value["value"] if isinstance(value, dict) and "value" in value else value
+
+
 def run_job(runner_bin: Path, pdd: Path, base_env: dict[str, str], ident: str):
-    """One job: ansible-runner on the private data directory; returns (returncode, stdout)."""
+    """One job: ansible-runner on the private data directory; returns (the finished process, the job's stdout)."""
     run = subprocess.run(
         [str(runner_bin / "ansible-runner"), "run", str(pdd), "--playbook", PLAYBOOK, "--ident", ident, "--quiet"],
         env=base_env,
@@ -189,7 +194,7 @@ def run_job(runner_bin: Path, pdd: Path, base_env: dict[str, str], ident: str):
         check=False,
     )
     stdout_file = pdd / "artifacts" / ident / "stdout"
-    return run.returncode, stdout_file.read_text(encoding="utf-8") if stdout_file.exists() else ""
+    return run, stdout_file.read_text(encoding="utf-8") if stdout_file.exists() else ""
 
 
 def test_a_second_job_with_an_empty_state_directory_does_not_queue_again(
@@ -238,14 +243,14 @@ def test_a_second_job_with_an_empty_state_directory_does_not_queue_again(
     extravars = {"target": host, "batch": 1, "rolling_restart_wait_timeout": 3}
 
     first = private_data_dir(tmp_path, credential_env, job_env(1), extravars, name="job-1")
-    returncode, stdout = run_job(runner_bin, first, base_env, "job-1")
-    assert returncode != 0, stdout  # the agent is away: the restart is queued, not confirmed
+    run, stdout = run_job(runner_bin, first, base_env, "job-1")
+    assert run.returncode != 0, stdout  # the agent is away: the restart is queued, not confirmed
     assert "queued, not yet applied" in stdout
     assert emulator.control.counters()["posts"].get("rust-01", 0) == 1
     # ansible-runner keeps the job's facts in artifacts/<ident>/fact_cache (a jsonfile cache); AWX with
     # fact storage on saves them after a job and writes them there again before the next one.
     facts = first / "artifacts" / "job-1" / "fact_cache"
-    carried = [json.loads(path.read_text(encoding="utf-8")).get("gamepanel_ledger") for path in facts.iterdir()]
+    carried = [cached_fact(path, "gamepanel_ledger") for path in facts.iterdir()]
     assert [(entry["id"], entry["action"], entry["state"]) for entries in carried if entries for entry in entries] == [
         ("rust-01", "restart", "queued")
     ], stdout
@@ -253,8 +258,8 @@ def test_a_second_job_with_an_empty_state_directory_does_not_queue_again(
 
     second = private_data_dir(tmp_path, credential_env, job_env(2), extravars, name="job-2")
     shutil.copytree(facts, second / "artifacts" / "job-2" / "fact_cache")
-    returncode, stdout = run_job(runner_bin, second, base_env, "job-2")
-    assert returncode == 0, stdout
+    run, stdout = run_job(runner_bin, second, base_env, "job-2")
+    assert run.returncode == 0, stdout
     assert "already pending" in stdout
     assert emulator.control.counters()["posts"].get("rust-01", 0) == 1  # not queued again
 
