@@ -15,21 +15,32 @@ How a panel counts, and how the budget follows it:
   until the panel's ``Retry-After`` has passed; the window then counts as full, its
   slots freeing one by one at the plan's pace, so the waiting processes do not all
   rush out at once.
-* **History we did not see.**  Another controller, or a process with another state
-  directory, may have spent part of the minute.  So when the budget has seen no
-  request in the last minute, the first request goes out alone (a probe): everyone
-  else waits for its answer, whose rate-limit headers (when the panel sends any)
-  tell how much of the minute is really left.  Any answer carrying them corrects
-  the budget: when the panel says fewer requests remain than we think, the
-  difference is recorded as foreign slots that age out when the panel's window resets.
-  Headers are optional: ``X-RateLimit-Remaining`` / ``X-RateLimit-Reset``,
-  ``RateLimit-Remaining`` / ``RateLimit-Reset`` and the combined
-  ``RateLimit: remaining=..., reset=...`` are read; a panel sending none is paced
-  by the count alone, and a 429 from a foreign spender is handled by retry.py.
+* **History we recorded, not a spent minute.**  The budget starts from the stamps
+  this controller recorded in its state file: with no request counted in the last
+  minute, up to ``rate_limit`` requests may go at once (a burst), then ``rate_limit``
+  a minute as their stamps age out.  At most ``rate_limit`` stamps ever fall in any
+  COUNTED_SECONDS, which is safe whether the panel's minute slides or is a fixed
+  (calendar) minute: a calendar minute is one of those windows, so the panel never
+  sees more than ``rate_limit`` of ours in it (a fixed minute would even allow
+  ``rate_limit`` at the end of one minute and again at the start of the next; the
+  budget does not count on that, since a sliding minute would refuse it).
+* **Evidence of other spenders.**  Another controller, another tool, or a process
+  with another state directory may spend the same token.  The budget learns of it
+  only from the panel: a 429 (above: everyone pauses for ``Retry-After``, or until
+  our oldest stamp has left the window, then goes at the plan's pace), and
+  rate-limit headers on any answer: when the panel says fewer requests remain
+  than we think, the difference is recorded as foreign slots that age out when
+  the panel's window resets.  Headers are optional: ``X-RateLimit-Remaining`` /
+  ``X-RateLimit-Reset``, ``RateLimit-Remaining`` / ``RateLimit-Reset`` and the
+  combined ``RateLimit: remaining=..., reset=...`` are read; a panel sending none
+  is paced by the count alone, and the 429 itself is retried by retry.py (always
+  safe: the panel did nothing).  To leave part of the minute to other tools on the
+  same token, set ``rate_limit`` to the share this collection may use.
 
 State: the ``budget`` file of the token's StateFiles (state.py), a JSON object with
-``stamps`` (sorted, at most ``rate_limit`` of the counted window), ``blocked_until``
-and ``probe_until``.  When state cannot be shared the same rules run per process.
+``stamps`` (sorted, at most ``rate_limit`` of the counted window) and ``blocked_until``
+(a ``probe_until`` left by an older version is ignored).  When state cannot be shared
+the same rules run per process.
 """
 
 from __future__ import annotations
@@ -44,12 +55,12 @@ WINDOW_SECONDS = 60.0
 # stamp it, and the panel's clock ticks in its own steps.
 WIRE_MARGIN_SECONDS = 1.0
 COUNTED_SECONDS = WINDOW_SECONDS + WIRE_MARGIN_SECONDS
-# How long the others wait for the answer to a probe before spending anyway.
-PROBE_SECONDS = 2.0
+# How far ahead of now a stamp may lie.  After a 429 the slots the panel frees one by one
+# are stamped ahead (they free after the pause); stamps further ahead than this can only
+# come from a clock set back, and are dropped so they block nothing for long.
+_FUTURE_SECONDS = 2 * COUNTED_SECONDS
 # A wait never shorter than this: avoids a busy loop on clock granularity.
 _MIN_WAIT = 0.01
-# A wait for a probe's answer is re-checked this often.
-_PROBE_POLL = 0.02
 # A Reset header above this is an epoch time stamp, below it a number of seconds.
 _EPOCH_THRESHOLD = 1e9
 
@@ -118,18 +129,13 @@ class SharedBudget(object):
         blocked_until = _number(budget.get("blocked_until"))
         if now < blocked_until < now + 3600:  # later than an hour: a clock set back, ignore it
             return max(_MIN_WAIT, blocked_until - now)
-        probe_until = _number(budget.get("probe_until"))
-        if now < probe_until < now + PROBE_SECONDS + 1.0:
-            return _PROBE_POLL  # the probe's answer will tell how much of the minute is left
         if len(stamps) >= self.rate_limit:
             return max(_MIN_WAIT, stamps[-self.rate_limit] + COUNTED_SECONDS - now)
-        if not stamps:
-            budget["probe_until"] = now + PROBE_SECONDS
+        budget.pop("probe_until", None)  # written by older versions: nothing waits for a probe now
         stamps.append(now)
         return None
 
     def _learn(self, budget, now, status, remaining, reset, retry_after):
-        budget.pop("probe_until", None)
         stamps = _recent(budget.get("stamps"), now)
         if status == 429:
             pause = retry_after if retry_after is not None else reset
@@ -166,12 +172,15 @@ def _number(value):
 
 
 def _recent(stamps, now):
-    """The stamps still counted at ``now``, sorted.  Stamps from the future can only come
-    from a clock set back: dropping them avoids waiting for an hour."""
+    """The stamps still counted at ``now``, sorted.  Stamps further in the future than a
+    429's pacing puts them can only come from a clock set back: dropping them avoids
+    waiting for an hour."""
     if not isinstance(stamps, list):
         return []
     return sorted(
-        stamp for stamp in stamps if isinstance(stamp, (int, float)) and now - COUNTED_SECONDS < stamp <= now + 1.0
+        stamp
+        for stamp in stamps
+        if isinstance(stamp, (int, float)) and now - COUNTED_SECONDS < stamp <= now + _FUTURE_SECONDS
     )
 
 

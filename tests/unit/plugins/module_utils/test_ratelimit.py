@@ -19,7 +19,7 @@ import pytest
 from ansible_collections.gamepanel.panel.plugins.module_utils import ratelimit
 from ansible_collections.gamepanel.panel.plugins.module_utils.ratelimit import (
     COUNTED_SECONDS,
-    PROBE_SECONDS,
+    WINDOW_SECONDS,
     SharedBudget,
     rate_limit_headers,
 )
@@ -66,31 +66,91 @@ def test_window_slides(tmp_path):
     assert budget.acquire() == pytest.approx(20.0)  # the t=20 stamp ages out 20 s after the t=0 one
 
 
-def test_the_first_request_of_an_unknown_minute_goes_alone(tmp_path):
-    """Nothing counted in the last minute: the first request probes, the others wait for its answer."""
+def test_a_quiet_minute_allows_the_whole_rate_at_once_even_before_any_answer(tmp_path):
+    """No request recorded in the last minute: rate_limit requests go at once, no probe, no answer awaited."""
     clock = FakeClock()
     first = SharedBudget(KEY, 100, directory=str(tmp_path), clock=clock)
     second = SharedBudget(KEY, 100, directory=str(tmp_path), clock=clock)
-    assert first.acquire() == 0.0
-    waited = []
-    original_sleep = clock.sleep
-
-    def sleep_then_answer(seconds):
-        original_sleep(seconds)
-        waited.append(seconds)
-        if len(waited) == 3:
-            answered(first)  # the probe's answer arrives while the second process waits
-
-    clock.sleep = sleep_then_answer
-    assert second.acquire() == pytest.approx(sum(waited))
-    assert len(waited) == 3
+    waits = [budget.acquire() for budget in (first, second) * 50]  # no answer observed in between
+    assert waits == [0.0] * 100 and clock.sleeps == []
+    assert first.acquire() == pytest.approx(COUNTED_SECONDS)
 
 
-def test_a_probe_whose_answer_never_comes_blocks_for_a_bounded_time(tmp_path):
+def test_the_budget_starts_from_the_history_recorded_in_the_state_file(tmp_path):
+    """A later process (a later run) sees what this controller sent in the last minute, and only that."""
     clock = FakeClock()
-    budget = SharedBudget(KEY, 100, directory=str(tmp_path), clock=clock)
-    budget.acquire()  # its request failed on the way: no answer is observed
-    assert budget.acquire() == pytest.approx(PROBE_SECONDS, abs=0.05)
+    earlier = SharedBudget(KEY, 10, directory=str(tmp_path), clock=clock)
+    for unused in range(6):
+        earlier.acquire()
+        answered(earlier)
+    clock.now += 30
+    later = SharedBudget(KEY, 10, directory=str(tmp_path), clock=clock)
+    assert [later.acquire() for unused in range(4)] == [0.0] * 4  # the 4 left of the minute go at once
+    assert later.acquire() == pytest.approx(COUNTED_SECONDS - 30)  # then the first 6 must age out
+    clock.now += COUNTED_SECONDS  # a run a minute later: everything aged out, a whole minute again
+    fresh = SharedBudget(KEY, 10, directory=str(tmp_path), clock=clock)
+    assert [fresh.acquire() for unused in range(10)] == [0.0] * 10
+
+
+def test_an_old_probe_mark_in_the_file_is_ignored(tmp_path):
+    clock = FakeClock()
+    budget = SharedBudget(KEY, 3, directory=str(tmp_path), clock=clock)
+    Path(budget.path).write_text(json.dumps({"stamps": [], "probe_until": clock.time() + 2.0}))
+    assert [budget.acquire() for unused in range(3)] == [0.0] * 3
+    assert "probe_until" not in json.loads(Path(budget.path).read_text())
+
+
+def _sent_at(rate_limit, duration, step):
+    """The instants at which a greedy client on this budget sends, trying every ``step`` seconds."""
+    clock = FakeClock(start=0.0)
+    budget = SharedBudget(KEY, rate_limit, directory=None, clock=clock)
+    budget.files.usable = False  # the rules alone, per process
+    sent = []
+    while clock.now < duration:
+        if budget.acquire(max_wait=0.0) is not None:
+            sent.append(clock.now)
+            answered(budget)
+        else:
+            clock.now += step
+    return sent
+
+
+def _most_in_any_window(instants, width):
+    return max(sum(1 for other in instants if start <= other < start + width) for start in instants)
+
+
+@pytest.mark.parametrize("rate_limit", [1, 7, 120])
+def test_never_more_than_rate_limit_in_any_sliding_minute_and_so_in_any_calendar_minute(rate_limit):
+    """The sliding minute's rule (with the wire margin) is the stricter one: it holds for a fixed minute too.
+
+    A fixed (calendar) minute would allow rate_limit at the end of one minute and again at the start
+    of the next; a sliding minute refuses the second lot, so the budget never sends it."""
+    sent = _sent_at(rate_limit, duration=400.0, step=0.25)
+    assert sent[:rate_limit] == [0.0] * rate_limit  # the first minute at once
+    assert _most_in_any_window(sent, COUNTED_SECONDS) == rate_limit
+    for offset in (0.0, 17.5, 59.75):  # calendar minutes, wherever they start
+        per_minute = {}
+        for instant in sent:
+            minute = int((instant + offset) // WINDOW_SECONDS)
+            per_minute[minute] = per_minute.get(minute, 0) + 1
+        assert max(per_minute.values()) <= rate_limit
+    # And it does spend what the panel allows: rate_limit per counted window, back to back.
+    assert len(sent) >= rate_limit * int(400.0 // (COUNTED_SECONDS + 0.25))
+
+
+def test_a_429_from_another_spender_with_a_fixed_minute_pauses_until_the_minute_turns(tmp_path):
+    """A calendar-minute panel answers 429 with the seconds to the next minute: every process waits that long,
+    then goes at the plan's pace (not a second burst into a minute someone else may be spending too)."""
+    clock = FakeClock()
+    budget = SharedBudget(KEY, 6, directory=str(tmp_path), clock=clock)
+    other_process = SharedBudget(KEY, 6, directory=str(tmp_path), clock=clock)
+    budget.acquire()
+    answered(budget, 429, **{"Retry-After": "42"})
+    assert other_process.acquire() == pytest.approx(42.0)
+    assert other_process.acquire() == pytest.approx(WINDOW_SECONDS / 6)
+    # Once the evidence is older than a minute, the budget is back to its own history alone.
+    clock.now += COUNTED_SECONDS
+    assert [other_process.acquire() for unused in range(6)] == [0.0] * 6
 
 
 def test_headers_reveal_requests_spent_elsewhere(tmp_path):
@@ -290,10 +350,9 @@ def test_budget_is_shared_across_processes(tmp_path):
         outputs.append(json.loads(stdout))
     assert all(output["shared"] for output in outputs)
     assert sum(output["granted"] for output in outputs) == rate_limit
-    # Whoever did not get a slot was told to wait for the window to slide (or, at the very
-    # start, for the first request's answer).
+    # Whoever did not get a slot was told to wait for the window to slide.
     waits = [output["wait"] for output in outputs if output["granted"] < 35]
-    assert waits and all(wait == pytest.approx(COUNTED_SECONDS) or wait < 0.1 for wait in waits)
+    assert waits and all(wait == pytest.approx(COUNTED_SECONDS) for wait in waits)
     assert len(stamps_in(tmp_path)) == rate_limit
 
 
