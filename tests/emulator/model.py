@@ -155,6 +155,8 @@ class Settings:
     page_size: int = 100
     retry_after: bool = True
     rate_limits: dict[str, int] = dataclasses.field(default_factory=default_rate_limits)
+    # Which minute the rate limits count: "sliding" (the last 60 s) or "fixed" (the calendar minute).
+    rate_limit_window: str = "sliding"
     fast_restart: bool = False
     player_churn: bool = False
     seed: int = 0

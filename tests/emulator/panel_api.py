@@ -23,7 +23,7 @@ from .auth import identify, require_api_access, require_control
 from .errors import JSON_TYPE, ApiError, error_response, json_response, raw_json_response
 from .faults import Fault
 from .model import ACTIONS, Account, Server, Token
-from .ratelimit import SlidingWindowLimiter
+from .ratelimit import MinuteLimiter
 from .state import PanelState
 
 LIVE, PLANNED = "live", "planned"
@@ -198,10 +198,11 @@ def _fault_answer(request: web.Request, state: PanelState, fault: Fault) -> web.
 
 def _check_rate_limit(state: PanelState, token_name: str, account: Account) -> None:
     limit = state.settings.rate_limits[account.plan]
-    wait = state.limiter.admit(token_name, limit, state.clock.now())
+    clock = state.clock
+    wait = state.limiter.admit(token_name, limit, clock.wall(clock.now()), state.settings.rate_limit_window)
     if wait is None:
         return
-    retry_after = SlidingWindowLimiter.retry_after_header(wait)
+    retry_after = MinuteLimiter.retry_after_header(wait)
     headers = {"Retry-After": retry_after} if state.settings.retry_after else {}
     raise ApiError(
         429,

@@ -8,6 +8,7 @@ import copy
 import typing as t
 
 from .model import LIST_STYLES, PLANS, Settings
+from .ratelimit import WINDOW_KINDS
 
 # Timing keys that control.settings() accepts and applies to every server at once.
 FLEET_TIMING_KEYS = ("checkin_interval", "checkin_jitter", "boot_time", "stop_time")
@@ -46,6 +47,10 @@ def updated_settings(current: Settings, updates: dict[str, t.Any]) -> Settings:
             if value not in LIST_STYLES:
                 raise SettingsError(f"live_list_style must be one of {', '.join(LIST_STYLES)}, not {value!r}")
             result.live_list_style = value
+        elif key == "rate_limit_window":
+            if value not in WINDOW_KINDS:
+                raise SettingsError(f"rate_limit_window must be one of {', '.join(WINDOW_KINDS)}, not {value!r}")
+            result.rate_limit_window = value
         elif key == "page_size":
             result.page_size = require_int(value, key, minimum=1)
         elif key in ("retry_after", "fast_restart", "player_churn"):

@@ -15,7 +15,7 @@ from .counters import Counters
 from .faults import FaultRegistry
 from .fixture import Fixture
 from .model import ONLINE, SCOPE_ALIASES, Account, Action, Agent, Server, Token, PLANS, ROLES
-from .ratelimit import SlidingWindowLimiter
+from .ratelimit import MinuteLimiter
 from .settings import FLEET_TIMING_KEYS, SettingsError, require_bool, require_int, require_number, updated_settings
 from .telemetry import stable_number
 
@@ -37,7 +37,7 @@ class PanelState:  # pylint: disable=too-many-instance-attributes
     def __init__(self, fixture: Fixture, clock: EmulatedClock | None = None) -> None:
         self.fixture = fixture
         self.clock = clock or EmulatedClock()
-        self.limiter = SlidingWindowLimiter()
+        self.limiter = MinuteLimiter()
         self.reset()
 
     # ------------------------------------------------------------------ building and resetting

@@ -159,6 +159,7 @@ def test_fleet_wide_timing_through_settings(live, control):
         {"retry_after": "no"},
         {"rate_limits": {"starter": 5}},
         {"rate_limits": {"team": 0}},
+        {"rate_limit_window": "calendar"},
         {"bogus": 1},
     ],
 )
