@@ -51,6 +51,9 @@ options:
       - Requests per minute this token may send; the plan sets it (Pro V(120), Team V(600)).
       - Every module and inventory process on the controller that uses the same token shares this budget,
         so many forks together stay under the panel's limit. V(0) turns the client-side pacing off.
+      - After a minute with no request, up to this many go at once; then this many a minute.
+      - To keep part of the minute free for other tools that use the same token, set it to the share the
+        collection may use, for example V(80) on Pro leaves 40 requests a minute to the others.
       - If not set, the value of the E(GAMEPANEL_RATE_LIMIT) environment variable is used.
     type: int
     default: 120
