@@ -7,9 +7,9 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_job import outcome
 
 
-def fleet_outcome(decided, result=None, check_mode=False, failed=False):
+def fleet_outcome(decided, result=None, check_mode=False, failed=False, confirmed=None, queued=None):
     """See fleet_outcome.yml."""
-    return outcome(decided, result, check_mode, failed)
+    return outcome(decided, result, check_mode, failed, confirmed=confirmed, queued=queued)
 
 
 class FilterModule(object):

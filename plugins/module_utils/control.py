@@ -37,7 +37,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import
 from ansible_collections.gamepanel.panel.plugins.module_utils import pending
 from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAmbiguousError, PanelError
-from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import DONE, MAY_BE_QUEUED, QUEUED
+from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import DONE, MAY_BE_QUEUED, QUEUED, is_open
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import describe, find_server_by_name
 from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import poll_ceiling, poll_until
 
@@ -53,6 +53,7 @@ DEFAULTS = {
     "on_busy": "skip",
     "stopped_statuses": ("offline", "stopped"),
     "ignore_pending": False,
+    "confirm_only": False,
 }
 
 # The task parameters ControlRequest.from_params copies under their own name.
@@ -67,6 +68,7 @@ _REQUEST_OPTIONS = (
     "stopped_statuses",
     "only_if_status",
     "ignore_pending",
+    "confirm_only",
     "api_variant",
     "rate_limit",
 )
@@ -107,6 +109,7 @@ class ControlRequest:
         stopped_statuses=DEFAULTS["stopped_statuses"],
         only_if_status=None,
         ignore_pending=DEFAULTS["ignore_pending"],
+        confirm_only=DEFAULTS["confirm_only"],
         api_variant="live",
         rate_limit=120,
     ):
@@ -125,6 +128,8 @@ class ControlRequest:
         self.only_if_status = None if only_if_status is None else tuple(only_if_status)
         # Send even when the ledger holds an open entry for the same action (replacing it).
         self.ignore_pending = ignore_pending
+        # Send nothing: confirm the action an earlier task queued (the ledger's entry for it).
+        self.confirm_only = confirm_only
         self.api_variant = api_variant
         self.rate_limit = rate_limit
 
@@ -155,6 +160,10 @@ class ControlRequest:
             found.append("stopped_statuses must name at least one status.")
         if self.only_if_status is not None and not self.only_if_status:
             found.append("only_if_status must name at least one status (or be left out to act in any status).")
+        if self.confirm_only and self.ignore_pending:
+            found.append(
+                "confirm_only sends nothing and ignore_pending asks to send the action anyway: choose one of them."
+            )
         return found
 
 
@@ -258,6 +267,7 @@ class ServerControl:
         self.converged = None
         self.skipped_reason = None
         self.pending = None  # the ledger entry the decision relied on
+        self.followed = False  # nothing was sent because an open entry for the same action stands
         self.entry = None  # the ledger entry this run wrote
         self.message = None  # what the run says when it succeeds without the obvious outcome
         self.settled = None  # the latest read whose proof the ledger has taken
@@ -275,6 +285,8 @@ class ServerControl:
     def run(self):
         self.check_request()
         try:
+            if self.request.confirm_only:
+                return self.confirm_earlier()
             self.before = self.take(self.read_first()).server  # read
             follow = self.decide()  # decide
             if follow is not None:
@@ -593,17 +605,51 @@ class ServerControl:
             )
         self.fail(self.timeout_message(convergence) + unread, self.read_failure)
 
-    def follow(self, entry):
+    def confirm_earlier(self):
+        """confirm_only: send nothing; confirm the action an earlier task queued, as the ledger holds it.
+
+        The first read waits until one ``poll_interval`` after the entry was queued: an action
+        queued a moment ago cannot show yet, and a batch queued together is then confirmed by
+        reads that one list request can answer for all of it.
+        """
+        if self.ledger is None:
+            self.fail("confirm_only needs the ledger, which records what earlier tasks queued.")
+        action = self.request.action
+        if self.request.server_id is not None:
+            self.hold_off(self.ledger.find(self.request.server_id, action))
+        self.before = self.take(self.read_first()).server
+        entry = pending.latest(self.settle(), action)
+        label = describe(self.before)
+        if entry is None:
+            self.message = pending.nothing_to_confirm_message(action, label)
+            return self.result()
+        if is_open(entry):
+            return self.follow(entry, confirming=True)
+        self.pending, self.converged = entry, True
+        self.message = pending.applied_message(entry, label)
+        return self.result()
+
+    def hold_off(self, entry):
+        """Sleep until one poll_interval after ``entry`` was queued (never longer than wait_timeout)."""
+        if entry is None or not self.request.wait or self.check_mode or not is_open(entry):
+            return
+        delay = entry["queued_at"] + self.request.poll_interval - self.clock.time()
+        if delay > 0:
+            self.clock.sleep(min(delay, self.request.wait_timeout))
+
+    def follow(self, entry, confirming=False):
         """Nothing is sent: ``entry`` (open, same action) stands.  With ``wait``, wait for its outcome."""
         self.pending, self.action, self.changed, self.entry = entry, None, False, None
+        self.followed = True
         label = describe(self.before)
         if not self.request.wait or self.check_mode:
             self.message = pending.pending_message(entry, label)
             return self.result()
         self.converged = False
         self.not_before = self.clock.time()
+        convergence = pending.convergence_for(entry, self.request.stopped_statuses)
         try:
-            outcome = self.poll(pending.convergence_for(entry, self.request.stopped_statuses))
+            outcome = self.poll(convergence)
         except PanelError as error:
             self.fail(
                 "%s Reading the server failed: %s Nothing new was sent."
@@ -619,16 +665,18 @@ class ServerControl:
             )
             return self.result()
         unread = self.last_read_failed() if self.read_failure is not None else ""
-        self.fail(
-            pending.pending_timeout_message(entry, label, self.request.wait_timeout, status_of(self.server)) + unread,
-            self.read_failure,
-        )
+        if confirming:
+            # worded like the wait of the task that queued it: this task only took that wait over
+            message = "%s Nothing new was sent (confirm_only)." % self.timeout_message(convergence, entry["action"])
+        else:
+            message = pending.pending_timeout_message(entry, label, self.request.wait_timeout, status_of(self.server))
+        self.fail(message + unread, self.read_failure)
 
     def last_read_failed(self):
         return " The last read failed: %s" % self.explain_panel_error(self.read_failure)
 
-    def timeout_message(self, convergence):
-        action, label, timeout = self.action, describe(self.before), self.request.wait_timeout
+    def timeout_message(self, convergence, action=None):
+        action, label, timeout = action or self.action, describe(self.before), self.request.wait_timeout
         last = status_of(self.server)
         if self.ledger is not None:
             again = "running this again waits for it instead of queueing a second %s" % action
@@ -678,6 +726,7 @@ class ServerControl:
             "elapsed": round(self.clock.monotonic() - self.started_at, 3),
             "skipped_reason": self.skipped_reason,
             "pending": pending.view(self.pending),
+            "unconfirmed": self.unconfirmed(),
             "api": self.client.stats,
         }
         if self.message is not None:
@@ -691,6 +740,12 @@ class ServerControl:
                 after_status = status_of(self.before)
             result["diff"] = {"before": {"status": status_of(self.before)}, "after": {"status": after_status}}
         return result
+
+    def unconfirmed(self):
+        """Whether an action this task sent, or an open one it followed, is still to be confirmed (confirm_only)."""
+        if self.check_mode or self.converged:
+            return False
+        return self.action is not None or self.followed
 
     def fail(self, message, error=None):
         raise ControlFailed(message, self.result(), error)

@@ -111,6 +111,12 @@ def recent_restart(entries, now, min_uptime):
     return None
 
 
+def latest(entries, action):
+    """The entry for ``action`` among ``entries`` (the ledger keeps one per server and action), or None."""
+    found = [entry for entry in entries if entry["action"] == action]
+    return found[-1] if found else None
+
+
 def same_action(entries, action):
     """The open entry for ``action`` among ``entries``, or None."""
     for entry in entries:
@@ -177,6 +183,23 @@ def other_pending_message(entries, action, label):
         "a %s queued at %s (%s)" % (entry["action"], when(entry["queued_at"]), entry["state"]) for entry in entries
     )
     return "The %s of %s was sent as asked; the ledger still held %s." % (action, label, described)
+
+
+def nothing_to_confirm_message(action, label):
+    """What confirm_only says when the ledger holds no such action for the server."""
+    return (
+        "The ledger holds no %s of %s to confirm (none was queued, or it was proven done and has expired): "
+        "nothing was sent and nothing confirmed." % (action, label)
+    )
+
+
+def applied_message(entry, label):
+    """What confirm_only says of an entry a read has already proven done."""
+    return "The %s of %s queued at %s shows applied (ledger state done). Nothing new was sent." % (
+        entry["action"],
+        label,
+        when(entry["queued_at"]),
+    )
 
 
 def view(entry):

@@ -68,6 +68,7 @@ def _server_control_spec():
         stopped_statuses=dict(type="list", elements="str", default=list(CONTROL_DEFAULTS["stopped_statuses"])),
         only_if_status=dict(type="list", elements="str"),
         ignore_pending=dict(type="bool", default=CONTROL_DEFAULTS["ignore_pending"]),
+        confirm_only=dict(type="bool", default=CONTROL_DEFAULTS["confirm_only"]),
     )
     return TaskSpec(spec, mutually_exclusive=[("id", "name")], required_one_of=[("id", "name")])
 

@@ -146,6 +146,19 @@ options:
       - Without it, an open entry for the same action means nothing is sent; see RV(pending).
     type: bool
     default: false
+  confirm_only:
+    description:
+      - Send nothing. Confirm the action an earlier task queued for this server, as the ledger holds it: the action
+        of O(state) (V(restarted) confirms a restart). An open entry is waited for with O(wait=true) (from one
+        O(poll_interval) after it was queued, never longer than O(wait_timeout)), and the task fails when the wait
+        runs out, like a wait after queueing; an entry a read has proven done returns RV(converged=true) at once.
+      - With no such entry in the ledger the task succeeds having confirmed nothing, and says so in RV(msg).
+      - The second task of the fast fleet pattern (see the examples): a first task queues with O(wait=false) on every
+        host, then this one confirms them all, so no fork holds a host's wait while others wait to be queued. Run it
+        only where the first task left RV(unconfirmed=true).
+      - O(min_uptime), O(max_players) and O(only_if_status) do not apply: nothing is sent.
+    type: bool
+    default: false
 notes:
   - The module talks to the panel from the controller (or whichever host runs it); game servers need no SSH access.
   - When the task runs on the controller (C(localhost), or hosts with C(ansible_connection=local) such as those of
@@ -208,6 +221,28 @@ EXAMPLES = r"""
     id: mc-01
     state: restarted
     api_variant: planned
+
+# The fast fleet pattern: queue every host's restart first, then confirm them together. With one
+# task that queues and waits, each fork holds its host through the agent's check-in and the boot
+# while the hosts behind it wait to be queued.
+- name: Restart the whole fleet at the panel's rate
+  hosts: status_online
+  gather_facts: false
+  tasks:
+    - name: Queue the restart
+      gamepanel.panel.server_control:
+        id: "{{ gamepanel_id }}"
+        state: restarted
+        only_if_status: [online]  # a server stopped since the inventory was read stays stopped
+        wait: false
+      register: queued
+
+    - name: Confirm the restarts the first task queued
+      gamepanel.panel.server_control:
+        id: "{{ gamepanel_id }}"
+        state: restarted
+        confirm_only: true
+      when: queued.unconfirmed
 
 # Connection settings once for every module of the collection.
 - name: Nightly restarts
@@ -300,9 +335,18 @@ pending:
           (the answer was lost) or C(done).
       type: str
       sample: queued
+unconfirmed:
+  description:
+    - True when an action this task queued, or an open one of the same action it found in the ledger and did not send
+      again, has not been confirmed by a read (O(wait=false), or a wait that ran out). A later task with
+      O(confirm_only=true) confirms it.
+    - False in check mode and when nothing is waiting to be confirmed.
+  returned: always
+  type: bool
+  sample: true
 msg:
-  description: Why nothing new was sent, or what was pending, when the ledger decided.
-  returned: when the ledger held an entry for the server
+  description: Why nothing new was sent, or what was pending, when the ledger decided (or what O(confirm_only) found).
+  returned: when the ledger held an entry for the server, and with O(confirm_only=true)
   type: str
   sample: "A restart of Survival (mc-01) was queued at 2026-11-24 13:40:00 UTC (ledger state queued: the panel accepted
     it and no read has shown it applied yet). Nothing new was sent."

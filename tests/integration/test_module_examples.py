@@ -95,13 +95,18 @@ def test_the_server_control_examples_run(ansible, emulator):
     counters = control.counters()
     # Survival (mc-01) restarted by the first example and by the nightly loop; the fleet play
     # restarts the online servers up for an hour or more (mc-02, rust-01, ark-01; mc-01 had just
-    # come back); rust-02 is stopped already; mc-03 gets a start without waiting.
-    assert counters["restarts"] == {"mc-01": 2, "mc-02": 2, "rust-01": 1, "ark-01": 1}
+    # come back); rust-02 is stopped already; mc-03 gets a start without waiting; the fast
+    # pattern restarts every server online when the inventory was read (mc-01, mc-02, rust-01,
+    # ark-01) once more, and its second task confirms each restart the first one queued.
+    assert counters["restarts"] == {"mc-01": 3, "mc-02": 3, "rust-01": 2, "ark-01": 2}
     assert counters["actions_queued"]["mc-03"] == 1 and "rust-02" not in counters["actions_queued"]
+    confirmed = run.results("Confirm the restarts the first task queued")
+    assert sorted(item["server"]["id"] for item in confirmed) == ["ark-01", "mc-01", "mc-02", "rust-01"]
+    assert all(item["converged"] is True and item["changed"] is False for item in confirmed)
 
     run = ansible.playbook(playbook(planned), variant="planned")
     assert run.rc == 0, run.describe()
-    assert control.counters()["restarts"]["mc-01"] == 3
+    assert control.counters()["restarts"]["mc-01"] == 4
 
 
 def test_the_control_plan_examples_run_and_act_only_where_the_filter_says(ansible, emulator):

@@ -27,6 +27,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
 RESULT_KEYS = {
     "changed",
     "action",
+    "unconfirmed",
     "before",
     "server",
     "converged",
