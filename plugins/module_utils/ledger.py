@@ -20,14 +20,18 @@ The first three are *open*: an open entry for the same server and action means t
 action is not sent again.  Entries of any state are forgotten after ``horizon`` seconds
 (DEFAULT_HORIZON, or $GAMEPANEL_LEDGER_HORIZON), counted from when they were queued.
 
-Storage: the ``ledger`` file of the token's StateFiles, written durably (a new file
-renamed over the old one) so that a crash at any instant leaves either the old ledger or
-the new one, never a torn one.  It holds server ids, actions, times and the read each
-decision rested on: never the token.
+Storage: BUCKETS files of the token's StateFiles (``ledger.00`` to ``ledger.31``; a server's
+entries are all in the one its id hashes to), each written durably (a new file renamed over
+the old one) so that a crash at any instant leaves either the old bucket or the new one,
+never a torn one.  Buckets keep each write small and let processes working on different
+servers write at once: with one file, every write of a 1,000-server fleet rewrote every
+entry under one lock.  They hold server ids, actions, times and the read each decision
+rested on: never the token.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
@@ -45,6 +49,7 @@ DEFAULT_HORIZON = 7 * 24 * 3600
 HORIZON_ENV = "GAMEPANEL_LEDGER_HORIZON"
 
 LEDGER_KIND = "ledger"
+BUCKETS = 32
 
 # The host fact that carries a host's entries to the next job where jobs share no disk
 # (AWX keeps facts between jobs; so does Ansible's jsonfile fact cache).
@@ -88,6 +93,16 @@ def merged_entries(*lists):
     return sorted(chosen.values(), key=lambda entry: (entry["queued_at"], entry["id"], entry["action"]))
 
 
+def bucket_kind(server_id):
+    """The StateFiles kind (file suffix) of the bucket holding ``server_id``'s entries."""
+    digest = hashlib.sha256(str(server_id).encode("utf-8")).hexdigest()
+    return "%s.%02d" % (LEDGER_KIND, int(digest[:8], 16) % BUCKETS)
+
+
+def all_bucket_kinds():
+    return ["%s.%02d" % (LEDGER_KIND, number) for number in range(BUCKETS)]
+
+
 def _valid(entry):
     return (
         isinstance(entry, dict)
@@ -113,7 +128,7 @@ class Ledger(object):
         self.clock = clock
         self.horizon = horizon_from_environment() if horizon is None else float(horizon)
         self.durable = files.usable
-        self._memory = {}  # the document when the state directory is unusable
+        self._memory = {}  # bucket kind -> document, when the state directory is unusable
 
     @classmethod
     def for_client(cls, client, horizon=None, directory=None):
@@ -129,8 +144,18 @@ class Ledger(object):
 
     def entries(self, server_id=None):
         """Every live entry of this panel (of one server when ``server_id`` is given), oldest first."""
-        document = self.files.read(LEDGER_KIND) if self.durable else self._memory
-        return self._select(document, server_id, self.clock.time())
+        kinds = all_bucket_kinds() if server_id is None else [bucket_kind(server_id)]
+        now, found = self.clock.time(), []
+        for kind in kinds:
+            found.extend(self._select(self._read(kind), server_id, now))
+        return sorted(found, key=lambda entry: (entry["queued_at"], entry["action"]))
+
+    def path(self, server_id):
+        """The file holding ``server_id``'s entries."""
+        return self.files.path(bucket_kind(server_id))
+
+    def _read(self, kind):
+        return self.files.read(kind) if self.durable else self._memory.get(kind, {})
 
     def open_entries(self, server_id=None):
         return [entry for entry in self.entries(server_id) if is_open(entry)]
@@ -149,7 +174,7 @@ class Ledger(object):
                 continue
             if server_id is None or entry["id"] == server_id:
                 found.append(dict(entry))
-        return sorted(found, key=lambda entry: (entry["queued_at"], entry["action"]))
+        return found
 
     def _expired(self, entry, now):
         return now - entry["queued_at"] > self.horizon
@@ -187,7 +212,7 @@ class Ledger(object):
             entries[key] = entry
             return dict(entry), None
 
-        return self._update(change)
+        return self._update(bucket_kind(server_id), change)
 
     def mark(self, entry, state):
         """Move ``entry`` (as claim returned it) to ``state``; returns the entry as written, None if it is gone."""
@@ -205,7 +230,7 @@ class Ledger(object):
             current.update(state=state, updated_at=now)
             return dict(current)
 
-        return self._update(change)
+        return self._update(bucket_kind(entry["id"]), change)
 
     def drop(self, entry):
         """Remove ``entry`` (as claim returned it) if it is still the one this process wrote; returns whether it was."""
@@ -219,7 +244,7 @@ class Ledger(object):
             del entries[key]
             return True
 
-        return self._update(change)
+        return self._update(bucket_kind(entry["id"]), change)
 
     def forget(self, server_id, action=None):
         """Remove the entries of ``server_id`` (only ``action``'s when given); returns how many were removed."""
@@ -237,7 +262,7 @@ class Ledger(object):
                 del entries[key]
             return len(doomed)
 
-        return self._update(change)
+        return self._update(bucket_kind(server_id), change)
 
     def merge(self, entries):
         """Take entries carried from elsewhere (another job's facts); the most recently updated copy wins.
@@ -252,18 +277,25 @@ class Ledger(object):
             if _valid(entry) and entry.get("panel") == self.panel and not self._expired(entry, now)
         ]
 
-        def change(document):
-            current = self._pruned(document, now)
-            taken = 0
-            for entry in incoming:
-                key = entry_key(self.panel, entry["id"], entry["action"])
-                mine = current.get(key)
-                if mine is None or (entry.get("updated_at") or 0) > (mine.get("updated_at") or 0):
-                    current[key] = entry
-                    taken += 1
-            return taken
+        by_bucket = {}
+        for entry in incoming:
+            by_bucket.setdefault(bucket_kind(entry["id"]), []).append(entry)
 
-        return self._update(change) if incoming else 0
+        def change_for(bucket):
+            def change(document):
+                current = self._pruned(document, now)
+                taken = 0
+                for entry in bucket:
+                    key = entry_key(self.panel, entry["id"], entry["action"])
+                    mine = current.get(key)
+                    if mine is None or (entry.get("updated_at") or 0) > (mine.get("updated_at") or 0):
+                        current[key] = entry
+                        taken += 1
+                return taken
+
+            return change
+
+        return sum(self._update(kind, change_for(bucket)) for kind, bucket in sorted(by_bucket.items()))
 
     def _pruned(self, document, now):
         """The document's entries without expired or malformed ones (edited in place)."""
@@ -274,13 +306,13 @@ class Ledger(object):
             del entries[key]
         return entries
 
-    def _update(self, change):
+    def _update(self, kind, change):
         if self.durable:
             try:
-                return self.files.update(LEDGER_KIND, change, durable=True)
+                return self.files.update(kind, change, durable=True)
             except OSError:
                 self.durable = False  # degrade to this process, as the other shared state does
-        return change(self._memory)
+        return change(self._memory.setdefault(kind, {}))
 
 
 def _hostname():

@@ -42,7 +42,7 @@ STATE_FOR_ACTION = {"start": "started", "stop": "stopped", "restart": "restarted
 
 HOW_TO_CLEAR = (
     "Once the agent is back or the server was checked, set ignore_pending: true to send it anyway, "
-    "or delete this token's .ledger file in the state directory."
+    "or delete this token's .ledger.* files in the state directory."
 )
 
 

@@ -148,15 +148,15 @@ options:
     default: false
   confirm_only:
     description:
-      - Send nothing. Confirm the action an earlier task queued for this server, as the ledger holds it: the action
-        of O(state) (V(restarted) confirms a restart). An open entry is waited for with O(wait=true) (from one
+      - Send nothing. Confirm the action an earlier task queued for this server, as the ledger holds it (the action
+        of O(state); V(restarted) confirms a restart). An open entry is waited for with O(wait=true) (from one
         O(poll_interval) after it was queued, never longer than O(wait_timeout)), and the task fails when the wait
         runs out, like a wait after queueing; an entry a read has proven done returns RV(converged=true) at once.
       - With no such entry in the ledger the task succeeds having confirmed nothing, and says so in RV(msg).
-      - The second task of the fast fleet pattern (see the examples): a first task queues with O(wait=false) on every
+      - The second task of the fast fleet pattern (see the examples). A first task queues with O(wait=false) on every
         host, then this one confirms them all, so no fork holds a host's wait while others wait to be queued. Run it
         only where the first task left RV(unconfirmed=true).
-      - O(min_uptime), O(max_players) and O(only_if_status) do not apply: nothing is sent.
+      - O(min_uptime), O(max_players) and O(only_if_status) do not apply, since nothing is sent.
     type: bool
     default: false
 notes:

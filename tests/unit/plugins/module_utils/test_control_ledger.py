@@ -13,7 +13,6 @@ import os
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils import ledger as ledger_module
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, run_control
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAmbiguousError, PanelApiError
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import Ledger
@@ -192,7 +191,7 @@ def test_a_read_older_than_an_entry_proves_nothing():
 def test_check_mode_consults_the_ledger_and_writes_nothing(tmp_path):
     client = FakeClient()
     run(client, tmp_path, wait=False)
-    path = StateFiles("k" * 64, str(tmp_path)).path(ledger_module.LEDGER_KIND)
+    path = ledger_for(client, tmp_path).path("mc-01")
     written = open(path, "rb").read()
     client.servers["mc-01"]["uptime_seconds"] = 1  # a read that would prove the entry done
     result = run(client, tmp_path, check_mode=True, state="stopped")

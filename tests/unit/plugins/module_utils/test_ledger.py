@@ -11,6 +11,7 @@ import stat
 
 from ansible_collections.gamepanel.panel.plugins.module_utils import ledger as ledger_module
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import (
+    bucket_kind,
     DONE,
     MAY_BE_QUEUED,
     QUEUED,
@@ -117,13 +118,13 @@ def test_merge_takes_the_most_recently_updated_copy(tmp_path):
 def test_the_file_is_private_holds_no_secret_and_is_replaced_whole(tmp_path):
     ledger = make_ledger(tmp_path)
     ledger.claim("srv-1", "restart", before={"status": "online"})
-    path = ledger.files.path("ledger")
+    path = ledger.path("srv-1")
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     inode = os.stat(path).st_ino
-    ledger.claim("srv-2", "restart")
+    ledger.claim("srv-1", "stop")
     assert os.stat(path).st_ino != inode  # a new file renamed over the old one, never rewritten in place
     document = json.loads(open(path).read())
-    assert sorted(entry["id"] for entry in document["entries"].values()) == ["srv-1", "srv-2"]
+    assert sorted(entry["action"] for entry in document["entries"].values()) == ["restart", "stop"]
     assert [name for name in os.listdir(tmp_path) if ".new-" in name] == []
 
 
@@ -136,7 +137,7 @@ def test_a_crash_while_writing_leaves_the_previous_ledger_whole(tmp_path, monkey
 
     monkeypatch.setattr(os, "replace", crash)
     try:
-        ledger.files.update("ledger", lambda document: document["entries"].clear(), durable=True)
+        ledger.files.update(bucket_kind("srv-1"), lambda document: document["entries"].clear(), durable=True)
     except OSError:
         pass
     monkeypatch.undo()
@@ -167,3 +168,28 @@ def test_drop_removes_only_the_entry_this_process_wrote(tmp_path):
     second, unused = ledger.claim("srv-1", "restart", replace=True)
     assert ledger.drop(first) is False  # a newer claim replaced it: not ours to remove
     assert [entry["queued_at"] for entry in ledger.entries("srv-1")] == [second["queued_at"]]
+
+
+def test_a_fleet_is_spread_over_buckets_and_read_back_whole(tmp_path):
+    ledger = make_ledger(tmp_path)
+    servers = ["srv-%05d" % number for number in range(200)]
+    for server_id in servers:
+        ledger.claim(server_id, "restart")
+    files = {ledger.path(server_id) for server_id in servers}
+    assert len(files) == ledger_module.BUCKETS  # 200 ids fill every bucket
+    assert sorted(entry["id"] for entry in ledger.entries()) == servers
+    assert [entry["id"] for entry in ledger.entries("srv-00007")] == ["srv-00007"]
+    # a write rewrites only the bucket of its server
+    untouched = {path: os.stat(path).st_ino for path in files if path != ledger.path("srv-00007")}
+    ledger.mark(ledger.find("srv-00007", "restart"), QUEUED)
+    assert {path: os.stat(path).st_ino for path in untouched} == untouched
+
+
+def test_carried_entries_of_many_servers_land_in_their_buckets(tmp_path):
+    source = make_ledger(tmp_path / "a")
+    for number in range(40):
+        source.claim("srv-%02d" % number, "start")
+    here = make_ledger(tmp_path / "b")
+    assert here.merge(source.entries()) == 40
+    assert sorted(entry["id"] for entry in here.entries()) == sorted("srv-%02d" % number for number in range(40))
+    assert here.find("srv-13", "start")["state"] == SENDING

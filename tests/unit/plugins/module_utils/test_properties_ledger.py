@@ -106,7 +106,7 @@ def test_an_open_entry_is_never_sent_again_unless_a_read_proved_it_or_the_user_s
 def test_check_mode_predicts_the_run_and_writes_nothing(read, entry, option):
     with tempfile.TemporaryDirectory() as directory:
         client, ledger, unused = scene(directory, read, entry)
-        path = ledger.files.path("ledger")
+        path = ledger.path("mc-01")
         written = open(path, "rb").read()
         predicted = decide(client, ledger, option, check_mode=True)
         assert client.posts == [] and open(path, "rb").read() == written
