@@ -7,9 +7,9 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_job import plan
 
 
-def fleet_plan(server, job, settings=None, inventory_status=None, window=None):
+def fleet_plan(server, job, settings=None, inventory_status=None, window=None, server_id=None, host=None):
     """See fleet_plan.yml."""
-    return plan(server, job, settings, inventory_status, window)
+    return plan(server, job, settings, inventory_status, window, server_id=server_id, host=host)
 
 
 class FilterModule(object):

@@ -616,8 +616,11 @@ class ServerControl:
             self.fail("confirm_only needs the ledger, which records what earlier tasks queued.")
         action = self.request.action
         if self.request.server_id is not None:
-            self.hold_off(self.ledger.find(self.request.server_id, action))
-        self.before = self.take(self.read_first()).server
+            recorded = self.ledger.find(self.request.server_id, action)
+            self.hold_off(recorded)
+            self.before = self.take(self.read_confirming(recorded)).server
+        else:
+            self.before = self.take(self.read_first()).server
         entry = pending.latest(self.settle(), action)
         label = describe(self.before)
         if entry is None:
@@ -628,6 +631,18 @@ class ServerControl:
         self.pending, self.converged = entry, True
         self.message = pending.applied_message(entry, label)
         return self.result()
+
+    def read_confirming(self, entry):
+        """The first read of confirm_only: any list read that started one poll_interval after ``entry`` was queued.
+
+        Unlike the read before queueing, which must start after the task did (a decision to
+        send rests on it), a confirmation only needs a read the outcome can show in: so the
+        confirm tasks of a whole batch, queued before, share one list read.
+        """
+        if entry is None or not is_open(entry) or self.before_reads is None:
+            return self.read_first()
+        not_before = min(entry["queued_at"] + self.request.poll_interval, self.clock.time())
+        return self.before_reads.read_before(self.request.server_id, max(not_before, entry["queued_at"]))
 
     def hold_off(self, entry):
         """Sleep until one poll_interval after ``entry`` was queued (never longer than wait_timeout)."""

@@ -448,3 +448,24 @@ def test_a_failed_fleet_read_fails_the_batch_with_a_summary(ansible, emulator):
     assert found["Survival"]["result"] == "failed" and "403" in found["Survival"]["reason"]
     assert summary(run, "Summary of the rolling restart")[0] == "rolling_restart: 1 server(s): 1 failed"
     assert emulator.control.counters()["posts"] == {}
+
+
+def test_a_host_that_is_no_server_of_the_fleet_fails_and_the_others_go_on(ansible, emulator):
+    inventory = STATIC_INVENTORY + "    not-a-server:\n      ansible_connection: local\n"
+    playbook = """
+- name: Run the role
+  hosts: all
+  gather_facts: false
+  roles:
+    - role: gamepanel.panel.rolling_restart
+      rolling_restart_min_uptime: 0
+"""
+    run = ansible.playbook(playbook, inventory=inventory)
+    assert run.rc == 2, run.describe()
+    found = outcomes(run)
+    assert found["not-a-server"]["result"] == "failed"
+    assert found["not-a-server"]["reason"] == (
+        "not-a-server has no gamepanel_id: run this role on hosts of the gamepanel.panel.servers inventory."
+    )
+    assert found["Survival"]["result"] == "restarted"
+    assert emulator.control.counters()["posts"] == {"mc-01": 1}

@@ -277,3 +277,37 @@ def test_a_failed_queue_step_is_its_own_failure():
     assert (
         fleet_outcome({"job": "rolling_restart"}, lost, failed=True, queued=lost)["reason"] == "The panel refused it."
     )
+
+
+def test_the_plan_picks_the_hosts_record_from_the_whole_fleet_read():
+    fleet = [dict(server(), id="mc-00"), server(uptime=7200), dict(server(), id="mc-02")]
+    picked = fleet_plan(fleet, "rolling_restart", ROLLING, "online", server_id="mc-01")
+    assert picked == fleet_plan(server(uptime=7200), "rolling_restart", ROLLING, "online")
+    gone = fleet_plan(fleet, "rolling_restart", ROLLING, "online", server_id="mc-09")
+    assert (gone["act"], gone["result"]) == (False, "skipped") and "no longer lists" in gone["reason"]
+
+
+def test_a_host_without_a_server_id_is_failed_by_its_plan():
+    stray = fleet_plan([server()], "ensure_online", ENSURE, None, server_id="", host="web-1")
+    assert (stray["act"], stray["result"], stray["job"]) == (False, "failed", "ensure_online")
+    assert stray["reason"].startswith("web-1 has no gamepanel_id")
+    assert fleet_outcome(stray, {"skipped": True})["result"] == "failed"
+
+
+def test_a_batch_is_decided_in_one_call_each_host_as_fleet_plan_would():
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
+
+    fleet = [server(uptime=7200), dict(server(status="offline", uptime=0), id="mc-02")]
+    hostvars = {
+        "survival": {"gamepanel_id": "mc-01", "gamepanel_status": "online"},
+        "creative": {"gamepanel_id": "mc-02", "gamepanel_status": "offline"},
+        "gone": {"gamepanel_id": "mc-09", "gamepanel_status": "online"},
+        "web-1": {},
+    }
+    decided = fleet_plans(fleet, "rolling_restart", ROLLING, hostvars, list(hostvars))
+    assert decided["survival"] == fleet_plan(fleet[0], "rolling_restart", ROLLING, "online")
+    assert decided["creative"] == fleet_plan(fleet[1], "rolling_restart", ROLLING, "offline")
+    assert decided["gone"]["result"] == "skipped" and "no longer lists" in decided["gone"]["reason"]
+    assert decided["web-1"]["result"] == "failed" and decided["web-1"]["reason"].startswith("web-1 has no gamepanel_id")
+    with pytest.raises(AnsibleFilterError, match="fleet read"):
+        fleet_plans({"servers": fleet}, "rolling_restart", ROLLING, hostvars, ["survival"])

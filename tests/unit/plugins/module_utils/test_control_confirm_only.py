@@ -148,3 +148,39 @@ def test_confirm_only_never_sends_whatever_the_ledger_and_the_read(read, entry, 
             result = failure.result
             assert "Nothing new was sent" in failure.message  # a wait that ran out says so
         assert client.posts == [] and result["changed"] is False and result["action"] is None
+
+
+def test_a_list_read_another_fork_made_once_the_outcome_could_show_confirms_without_a_request(tmp_path):
+    from test_control import server
+    from test_control_ledger import ledger_for
+    from test_control_shared import PANEL, Fleet
+
+    def confirm(snapshot_delay, uptime_seen):
+        client = FakeClient()
+        ledger = ledger_for(client, tmp_path / str(snapshot_delay))
+        run_control(client, request("restarted", wait=False), ledger=ledger)
+        queued_at = ledger.find("mc-01", "restart")["queued_at"]
+        client.clock.sleep(30)  # the batch's other hosts were queued meanwhile; mc-01 restarted
+        client.servers["mc-01"].update(uptime_seconds=20)
+        fleet = Fleet(tmp_path / ("shared-%s" % snapshot_delay), client)  # other forks confirm too
+        fleet.files.update(
+            "snapshot",
+            lambda document: document.update(
+                started=queued_at + snapshot_delay,
+                finished=queued_at + snapshot_delay + 0.1,
+                panel=PANEL,
+                servers={"mc-01": server(uptime=uptime_seen)},
+            ),
+        )
+        before = len(client.log)
+        result = run_control(
+            client, request("restarted", confirm_only=True, poll_interval=5), ledger=ledger, before_reads=fleet.reads
+        )
+        return result, client.log[before:]
+
+    # another fork's list read, started once the outcome could show (queued_at + poll_interval): taken as it is
+    result, made = confirm(6, uptime_seen=20)
+    assert result["converged"] is True and made == []
+    # one started too early to show it is not taken: the task reads the panel
+    result, made = confirm(1, uptime_seen=86401)
+    assert result["converged"] is True and len(made) == 1 and made[0][1] in ("GET", "LIST")

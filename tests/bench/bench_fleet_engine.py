@@ -1,0 +1,295 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Fleet engine benchmark: every way to restart a fleet, against the panel's real floor, side by side.
+
+    python tests/bench/bench_fleet_engine.py [--rows 60:pro:20 60:team:20 200:team:50 200:pro:50 1000:team:50]
+                                             [--jobs noop task fast rolling_restart ...] [--json figures.json]
+
+For every row (fleet size N, plan, forks) the emulator's generated fleet is put online and
+empty (ensure_online: stopped), check-in every 2.5 s without jitter, boot 2 s, and each job
+runs with a fresh emulator state and a fresh state directory (rate budget, ledger):
+
+  noop             ansible.builtin.debug over the same hosts: what Ansible itself costs
+  task             one server_control task per host as users write it (wait: true)
+  fast             the documented fast pattern: wait: false, then confirm_only: true
+  rolling_restart  the role over the whole fleet in one batch (min_uptime 0)
+  maintenance      the role over the whole fleet in one batch (restart_after 0)
+  ensure_online    the role over the whole fleet in one batch, every server stopped first
+  restart_fleet    the ready playbook: a canary batch of one, then batches of ``forks`` hosts
+                   (rolling_restart_min_uptime 0, like the role rows)
+  second_consumer  rolling_restart while another client spends half the plan's rate on the
+                   same token (plain GETs at a steady pace); only at the largest Team row
+
+The real floor is what no client can beat: the fleet read (one request per page of 100) and N
+requests to act, the first RATE of them at once and then RATE a minute (a token that sent
+nothing in the last minute may spend its whole minute at once), then one check-in and one boot,
+plus the no-op row measured in the same run. The per-host task also gets its fork floor:
+max(ceil(N / forks) x (check-in + boot), the panel's part of the real floor) + the no-op.
+Requests, 429s and restarts come from the emulator's counters; peak memory is the PSS of
+ansible-playbook and all its processes (bench_fleet.MemorySampler). Nothing is asserted
+about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from bench_fleet import (  # pylint: disable=import-error
+    ACCOUNT,
+    BOOT_SECONDS,
+    CHECKIN_SECONDS,
+    COLLECTION_PLAY,
+    NOOP_PLAY,
+    PLANS,
+    TOKEN,
+    TOKEN_NAME,
+    Bench,
+    MemorySampler,
+)
+from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position,import-error
+
+PAGE_SIZE = 100  # the emulator's (and the specification's example) default page
+DEFAULT_ROWS = ["60:pro:20", "60:team:20", "200:team:50", "200:pro:50", "1000:team:50"]
+JOBS = ["noop", "task", "fast", "rolling_restart", "maintenance", "ensure_online", "restart_fleet", "second_consumer"]
+
+FAST_PLAY = """
+- name: Restart the fleet, queue first and confirm after
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: Queue the restart
+      gamepanel.panel.server_control:
+        id: "{{ gamepanel_id }}"
+        state: restarted
+        wait: false
+      register: queued
+
+    - name: Confirm the restarts
+      gamepanel.panel.server_control:
+        id: "{{ gamepanel_id }}"
+        state: restarted
+        confirm_only: true
+      when: queued.unconfirmed
+"""
+
+
+def role_play(role, variables):
+    lines = "".join("    %s: %s\n" % (key, value) for key, value in variables.items())
+    return (
+        "- name: The %s role over the whole fleet in one batch\n  hosts: all\n  gather_facts: false\n"
+        "  vars:\n%s  roles:\n    - gamepanel.panel.%s\n" % (role, lines, role)
+    )
+
+
+PLAYS = {
+    "task": COLLECTION_PLAY,
+    "fast": FAST_PLAY,
+    "rolling_restart": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}),
+    "maintenance": role_play("maintenance", {"maintenance_restart_after": 0}),
+    "ensure_online": role_play("ensure_online", {}),
+    "restart_fleet": "- name: The ready playbook\n  ansible.builtin.import_playbook: gamepanel.panel.restart_fleet\n",
+    "second_consumer": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}),
+}
+
+
+def send_seconds(requests, rate):
+    """Seconds to send ``requests`` when the first ``rate`` go at once and then ``rate`` a minute."""
+    return 0.0 if requests <= rate else (requests - rate) * 60.0 / rate
+
+
+def panel_floor(size, plan):
+    pages = math.ceil(size / float(PAGE_SIZE))
+    return send_seconds(pages + size, PLANS[plan]) + CHECKIN_SECONDS + BOOT_SECONDS
+
+
+class SecondConsumer(threading.Thread):
+    """Another client of the same token: GETs of one server at half the plan's rate until stopped."""
+
+    def __init__(self, base_url, per_minute):
+        super().__init__(daemon=True)
+        self.url = base_url.rstrip("/") + "/servers/srv-00001"
+        self.interval = 60.0 / per_minute
+        self.stopping = threading.Event()
+        self.sent = 0
+        self.refused = 0
+
+    def run(self):
+        while not self.stopping.wait(self.interval):
+            request = urllib.request.Request(self.url, headers={"Authorization": "Bearer " + TOKEN})
+            try:
+                with urllib.request.urlopen(request, timeout=5) as answer:  # noqa: S310 - the local emulator
+                    answer.read()
+            except urllib.error.HTTPError as error:
+                self.refused += error.code == 429
+            except OSError:
+                pass
+            self.sent += 1
+
+    def stop(self):
+        self.stopping.set()
+        self.join()
+
+
+class EngineBench(Bench):
+    def prepare_fleet(self, plan, stopped=False):
+        """A fresh emulator state: every server online and empty (or stopped), the plan's rate."""
+        self.prepare(plan)
+        control = self.emulator.control
+        for server_id in self.fleet():
+            if stopped:
+                control.set_server(server_id, status="stopped", players=0)
+            else:
+                control.set_server(server_id, status="online", players=0)
+
+    def fleet(self):
+        """The generated fleet of the bench's account (the fixture's own servers are not in the inventory's account)."""
+        return [server["id"] for server in self.emulator.control.state()["servers"] if server["id"].startswith("srv-")]
+
+    def run_job(self, job, size, plan, forks, noop_wall):
+        stopped = job == "ensure_online"
+        self.prepare_fleet(plan, stopped=stopped)
+        play = self.write("play.yml", NOOP_PLAY if job == "noop" else PLAYS[job])
+        state_dir = Path(tempfile.mkdtemp(prefix="state-", dir=self.workdir))
+        env = self.env(PLANS[plan], state_dir)
+        extra_vars = {"batch": forks, "rolling_restart_min_uptime": 0} if job == "restart_fleet" else None
+        consumer = None
+        if job == "second_consumer":
+            consumer = SecondConsumer(self.emulator.live_url, PLANS[plan] / 2.0)
+            consumer.start()
+        started = time.perf_counter()
+        process, log = self.start(play, forks, env, extra_vars=extra_vars)
+        sampler = MemorySampler(process.pid)
+        sampler.start()
+        rc = process.wait()
+        wall = time.perf_counter() - started
+        sampler.stop()
+        if consumer is not None:
+            consumer.stop()
+        log.close()
+        return self.engine_figures(job, size, plan, forks, wall, rc, sampler.peak_kib, noop_wall, consumer, log.name)
+
+    def engine_figures(self, job, size, plan, forks, wall, rc, peak_kib, noop_wall, consumer, log_name):
+        counters = self.emulator.control.counters()
+        mine = sum(counters["requests"].get(TOKEN_NAME, {}).values())
+        if consumer is not None:
+            mine -= consumer.sent  # the other client's requests count for the token, not for the job
+        fleet = self.fleet()
+        acted = counters.get("actions_applied" if job == "ensure_online" else "restarts", {})
+        row = {
+            "job": job,
+            "size": size,
+            "plan": plan,
+            "forks": forks,
+            "rc": rc,
+            "wall": round(wall, 1),
+            "requests": mine,
+            "requests_per_server": round(mine / float(size), 2),
+            "http_429": counters.get("responses", {}).get("429", 0),
+            "consumer_429": consumer.refused if consumer is not None else None,
+            "by_endpoint": counters["requests"].get(TOKEN_NAME, {}),
+            "peak_mib": round(peak_kib / 1024.0),
+            "log": log_name,
+        }
+        if job != "noop":
+            floor = panel_floor(size, plan) + noop_wall
+            row.update(
+                once=sum(1 for server_id in fleet if acted.get(server_id, 0) == 1),
+                twice=sum(1 for server_id in fleet if acted.get(server_id, 0) >= 2),
+                never=sum(1 for server_id in fleet if acted.get(server_id, 0) == 0),
+                floor=round(floor, 1),
+                ratio=round(wall / floor, 2),
+            )
+            if job == "task":
+                waves = math.ceil(size / float(forks)) * (CHECKIN_SECONDS + BOOT_SECONDS)
+                fork_floor = max(waves, panel_floor(size, plan)) + noop_wall
+                row.update(fork_floor=round(fork_floor, 1), fork_ratio=round(wall / fork_floor, 2))
+        return row
+
+
+def format_row(row):
+    def show(key, pattern="%s"):
+        return "–" if row.get(key) is None else pattern % row[key]
+
+    restarted = "–" if row.get("once") is None else "%d / %d / %d" % (row["once"], row["twice"], row["never"])
+    fork = "–" if row.get("fork_floor") is None else "%.1f s, %.2f×" % (row["fork_floor"], row["fork_ratio"])
+    return "| %s | %d | %s | %d | %.1f | %s | %s | %s | %d | %.2f | %s | %s | %d | %d |" % (
+        row["job"],
+        row["size"],
+        row["plan"],
+        row["forks"],
+        row["wall"],
+        show("floor", "%.1f"),
+        show("ratio", "%.2f×"),
+        fork,
+        row["requests"],
+        row["requests_per_server"],
+        "%d%s" % (row["http_429"], "" if row.get("consumer_429") is None else " (other: %d)" % row["consumer_429"]),
+        restarted,
+        row["peak_mib"],
+        row["rc"],
+    )
+
+
+HEADER = (
+    "| job | N | plan | forks | wall s | real floor s | wall / floor | fork floor, ratio | requests | per server "
+    "| 429s | acted once / twice / never | peak MiB | rc |\n"
+    "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|"
+)
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--rows", nargs="+", default=DEFAULT_ROWS, help="N:plan:forks, e.g. 200:team:50")
+    parser.add_argument("--jobs", nargs="+", default=JOBS, choices=JOBS)
+    parser.add_argument("--json", help="also write every figure to this file")
+    parser.add_argument("--keep", help="keep the working files here")
+    parser.add_argument("--quick", action="store_true", help="accepted for make bench; the rows say what runs")
+    return parser.parse_args()
+
+
+def main():
+    args = parse_args()
+    workdir = args.keep or tempfile.mkdtemp(prefix="bench-engine-")
+    Path(workdir).mkdir(parents=True, exist_ok=True)
+    bench = EngineBench(args, workdir)
+    print(
+        "# bench_fleet_engine %s, load average %s, %s, Python %s, %d CPUs"
+        % (
+            time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            " ".join("%.1f" % value for value in os.getloadavg()),
+            platform.platform(),
+            platform.python_version(),
+            os.cpu_count() or 0,
+        )
+    )
+    print(HEADER, flush=True)
+    rows = [(int(size), plan, int(forks)) for size, plan, forks in (spec.split(":") for spec in args.rows)]
+    largest_team = max((size for size, plan, unused in rows if plan == "team"), default=None)
+    for size, plan, forks in rows:
+        with EmulatorProcess(fleet_size=size) as emulator:
+            bench.emulator = emulator
+            noop = bench.run_job("noop", size, plan, forks, 0.0)
+            bench.rows.append(noop)
+            print(format_row(noop), flush=True)
+            for job in args.jobs:
+                if job == "noop" or (job == "second_consumer" and (plan != "team" or size != largest_team)):
+                    continue
+                row = bench.run_job(job, size, plan, forks, noop["wall"])
+                bench.rows.append(row)
+                print(format_row(row), flush=True)
+    print("# done, load average %s; working files in %s" % (" ".join("%.1f" % v for v in os.getloadavg()), workdir))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rows": bench.rows, "account": ACCOUNT}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
