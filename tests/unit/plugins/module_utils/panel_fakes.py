@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Scripted HTTP exchanges and a fake clock for the API client's unit tests.
+"""The unit tests' fakes: scripted HTTP exchanges (FakePanel), the client's interface (FakeClient), one clock.
 
 (Named uniquely, not ``conftest``, so test modules can import it unambiguously.)
 
@@ -14,6 +14,8 @@ the client sleeps on the FakeClock, so retry waits are asserted, never slept.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json as jsonlib
 
 import requests
@@ -21,30 +23,52 @@ from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient
+from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
+    PanelAmbiguousError,
+    PanelApiError,
+    PanelNotFoundError,
+    PanelVariantError,
+)
 
 BASE_URL = "https://panel.example.test/api/v1"
 TOKEN = "gp-unit-secret-7f3a9c"
 
 
 class FakeClock:
-    """Monotonic and wall time that move only when ``sleep`` is called."""
+    """Monotonic and wall time that move only when ``sleep`` is called; events scheduled with ``at`` fire on the way.
+
+    The one fake clock of the unit tests.  ``sleeps`` records every sleep, rounded to the
+    microsecond (float sums of backoff steps are not exact).
+    """
 
     WALL_OFFSET = 1_700_000_000.0
 
-    def __init__(self, start=1000.0):
+    def __init__(self, start=1000.0, wall_offset=WALL_OFFSET):
         self.now = start
+        self.wall_offset = wall_offset
         self.sleeps = []
+        self.events = []
 
     def monotonic(self):
         return self.now
 
     def time(self):
-        return self.WALL_OFFSET + self.now
+        return self.wall_offset + self.now
+
+    def at(self, delay, action):
+        """Call ``action()`` when the clock reaches ``delay`` seconds from now (during a sleep)."""
+        self.events.append((self.now + delay, len(self.events), action))
+        self.events.sort(key=lambda event: event[:2])
 
     def sleep(self, seconds):
         assert seconds >= 0, "negative sleep %r" % seconds
-        self.sleeps.append(seconds)
-        self.now += seconds
+        self.sleeps.append(round(seconds, 6))
+        target = self.now + seconds
+        while self.events and self.events[0][0] <= target:
+            when, _order, action = self.events.pop(0)
+            self.now = max(self.now, when)
+            action()
+        self.now = target
 
 
 class NoBudget:
@@ -158,3 +182,137 @@ class FakePanel:
     @property
     def unused(self):
         return self.adapter.script
+
+
+# -- the panel at the client's interface --------------------------------------------------------
+
+
+def server(server_id="mc-01", name="Survival", status="online", players=3, uptime=86400, **extra):
+    record = {
+        "id": server_id,
+        "name": name,
+        "game": "minecraft",
+        "status": status,
+        "players": {"current": players, "max": 20},
+        "cpu": 1.0,
+        "memory_mb": 1024,
+        "uptime_seconds": uptime,
+    }
+    record.update(extra)
+    return record
+
+
+class FakeClient:
+    """Stands in for PanelClient at its interface: a dict of servers, a log of requests, hooks for an agent.
+
+    The one fake client of the unit tests that need a panel but not its HTTP (control logic,
+    the ledger, shared reads, server selection).  Tests of the client's HTTP use FakePanel.
+    """
+
+    def __init__(self, *servers, variant="live", subresources=("players", "metrics", "console", "resources")):
+        self.clock = FakeClock()
+        self.subresources = subresources  # the kinds get_subresource answers
+        self.servers = {record["id"]: record for record in (servers or (server(),))}
+        self.variant = variant
+        self.log = []  # (time, what, server_id)
+        self.on_post = None  # callable(server_id, action): the agent's reaction, usually scheduled
+        self.post_error = None
+        self.read_error_after = None  # raise on reads after this many reads
+        self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
+        self.deadlines = []  # (seconds, option) of every client.deadline() block
+        self.limit_at = None  # the instant the current deadline() block ends
+        self.read_failures = []  # PanelErrors the next reads raise, one each
+
+    @contextlib.contextmanager
+    def deadline(self, seconds, option):
+        self.deadlines.append((seconds, option))
+        previous, self.limit_at = self.limit_at, self.clock.now + seconds
+        try:
+            yield
+        finally:
+            self.limit_at = previous
+
+    def deadline_left(self):
+        return None if self.limit_at is None else max(0.0, self.limit_at - self.clock.now)
+
+    @property
+    def posts(self):
+        return [entry for entry in self.log if entry[1].startswith("POST")]
+
+    @property
+    def reads(self):
+        return [entry for entry in self.log if entry[1] == "GET"]
+
+    def record(self, what, server_id=None):
+        self.stats["requests"] += 1
+        self.log.append((self.clock.now, what, server_id))
+
+    def get_server(self, server_id):
+        self.record("GET", server_id)
+        if self.read_failures:
+            raise self.read_failures.pop(0)
+        if self.read_error_after is not None and len(self.reads) > self.read_error_after:
+            raise PanelApiError("The panel answered 500: internal error.", status=500, server_id=server_id)
+        if server_id not in self.servers:
+            raise PanelNotFoundError("No server with id %s." % server_id, status=404, server_id=server_id)
+        return copy.deepcopy(self.servers[server_id])
+
+    def list_servers(self):
+        self.record("LIST")
+        return [copy.deepcopy(record) for record in self.servers.values()]
+
+    def queue_action(self, server_id, action):
+        self.record("POST " + action, server_id)
+        if self.post_error is not None and not isinstance(self.post_error, PanelAmbiguousError):
+            raise self.post_error
+        if self.on_post is not None:
+            self.on_post(server_id, action)
+        if self.post_error is not None:
+            raise self.post_error
+        return {"action": action, "state": "queued"}
+
+    def supports(self, action):
+        return self.variant == "live" or action == "restart"
+
+    def check_subresource(self, kind):
+        if kind not in self.subresources:
+            raise PanelVariantError("no %s" % kind)
+
+    def get_subresource(self, server_id, kind):
+        self.record(kind, server_id)
+        return {"kind": kind, "of": server_id}
+
+    @property
+    def calls(self):
+        """The log as ("list",), ("get", id), (what, id) tuples, without times."""
+        names = {"LIST": "list", "GET": "get"}
+        return [
+            (names[what],) if what == "LIST" else (names.get(what, what), server_id)
+            for unused_time, what, server_id in self.log
+        ]
+
+    # -- agent helpers -------------------------------------------------------------------
+
+    def later(self, delay, server_id="mc-01", **fields):
+        self.clock.at(delay, lambda: self.servers[server_id].update(fields))
+
+    def live_uptime(self, server_id="mc-01", restart_at=None, horizon=400):
+        """Make the server's uptime grow with the clock, second by second, as a live panel shows it.
+
+        ``restart_at`` (seconds from now) resets it to 0 there, as a restart does;
+        fractions of a second are cut off as the panel's whole seconds are.
+        """
+        start = self.servers[server_id]["uptime_seconds"]
+        for tick in range(1, horizon * 4):
+            offset = tick / 4.0
+            up = offset - restart_at if restart_at is not None and offset >= restart_at else start + offset
+            self.later(offset, server_id, uptime_seconds=int(up))
+
+    def agent_applies_after(self, delay, *steps):
+        """On POST: after ``delay`` seconds apply each step (seconds_after_delay, fields)."""
+
+        def react(server_id, action):
+            for offset, fields in steps:
+                self.later(delay + offset, server_id, **fields)
+
+        self.on_post = react

@@ -5,9 +5,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import copy
-
 import pytest
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import (
@@ -24,6 +21,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
     PanelNotFoundError,
 )
 
+from panel_fakes import FakeClient, server
+
 RESULT_KEYS = {
     "changed",
     "action",
@@ -36,143 +35,6 @@ RESULT_KEYS = {
     "pending",
     "api",
 }  # pending: the ledger entry relied on
-
-
-class FakeClock:
-    """Monotonic time that only moves when someone sleeps; scheduled events fire on the way."""
-
-    def __init__(self):
-        self.now = 1000.0
-        self.events = []
-        self.sleeps = []
-
-    def monotonic(self):
-        return self.now
-
-    def time(self):
-        return 1700000000.0 + self.now
-
-    def at(self, delay, action):
-        self.events.append((self.now + delay, len(self.events), action))
-        self.events.sort(key=lambda event: event[:2])
-
-    def sleep(self, seconds):
-        self.sleeps.append(seconds)
-        target = self.now + seconds
-        while self.events and self.events[0][0] <= target:
-            when, _order, action = self.events.pop(0)
-            self.now = max(self.now, when)
-            action()
-        self.now = target
-
-
-def server(server_id="mc-01", name="Survival", status="online", players=3, uptime=86400, **extra):
-    record = {
-        "id": server_id,
-        "name": name,
-        "game": "minecraft",
-        "status": status,
-        "players": {"current": players, "max": 20},
-        "cpu": 1.0,
-        "memory_mb": 1024,
-        "uptime_seconds": uptime,
-    }
-    record.update(extra)
-    return record
-
-
-class FakeClient:
-    """Stands in for PanelClient: a dict of servers, a log of requests, hooks for an agent."""
-
-    def __init__(self, *servers, variant="live"):
-        self.clock = FakeClock()
-        self.servers = {record["id"]: record for record in (servers or (server(),))}
-        self.variant = variant
-        self.log = []  # (time, what, server_id)
-        self.on_post = None  # callable(server_id, action): the agent's reaction, usually scheduled
-        self.post_error = None
-        self.read_error_after = None  # raise on reads after this many reads
-        self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
-        self.deadlines = []  # (seconds, option) of every client.deadline() block
-        self.limit_at = None  # the instant the current deadline() block ends
-        self.read_failures = []  # PanelErrors the next reads raise, one each
-
-    @contextlib.contextmanager
-    def deadline(self, seconds, option):
-        self.deadlines.append((seconds, option))
-        previous, self.limit_at = self.limit_at, self.clock.now + seconds
-        try:
-            yield
-        finally:
-            self.limit_at = previous
-
-    def deadline_left(self):
-        return None if self.limit_at is None else max(0.0, self.limit_at - self.clock.now)
-
-    @property
-    def posts(self):
-        return [entry for entry in self.log if entry[1].startswith("POST")]
-
-    @property
-    def reads(self):
-        return [entry for entry in self.log if entry[1] == "GET"]
-
-    def record(self, what, server_id=None):
-        self.stats["requests"] += 1
-        self.log.append((self.clock.now, what, server_id))
-
-    def get_server(self, server_id):
-        self.record("GET", server_id)
-        if self.read_failures:
-            raise self.read_failures.pop(0)
-        if self.read_error_after is not None and len(self.reads) > self.read_error_after:
-            raise PanelApiError("The panel answered 500: internal error.", status=500, server_id=server_id)
-        if server_id not in self.servers:
-            raise PanelNotFoundError("No server with id %s." % server_id, status=404, server_id=server_id)
-        return copy.deepcopy(self.servers[server_id])
-
-    def list_servers(self):
-        self.record("LIST")
-        return [copy.deepcopy(record) for record in self.servers.values()]
-
-    def queue_action(self, server_id, action):
-        self.record("POST " + action, server_id)
-        if self.post_error is not None and not isinstance(self.post_error, PanelAmbiguousError):
-            raise self.post_error
-        if self.on_post is not None:
-            self.on_post(server_id, action)
-        if self.post_error is not None:
-            raise self.post_error
-        return {"action": action, "state": "queued"}
-
-    def supports(self, action):
-        return self.variant == "live" or action == "restart"
-
-    # -- agent helpers -------------------------------------------------------------------
-
-    def later(self, delay, server_id="mc-01", **fields):
-        self.clock.at(delay, lambda: self.servers[server_id].update(fields))
-
-    def live_uptime(self, server_id="mc-01", restart_at=None, horizon=400):
-        """Make the server's uptime grow with the clock, second by second, as a live panel shows it.
-
-        ``restart_at`` (seconds from now) resets it to 0 there, as a restart does;
-        fractions of a second are cut off as the panel's whole seconds are.
-        """
-        start = self.servers[server_id]["uptime_seconds"]
-        for tick in range(1, horizon * 4):
-            offset = tick / 4.0
-            up = offset - restart_at if restart_at is not None and offset >= restart_at else start + offset
-            self.later(offset, server_id, uptime_seconds=int(up))
-
-    def agent_applies_after(self, delay, *steps):
-        """On POST: after ``delay`` seconds apply each step (seconds_after_delay, fields)."""
-
-        def react(server_id, action):
-            for offset, fields in steps:
-                self.later(delay + offset, server_id, **fields)
-
-        self.on_post = react
 
 
 def request(state, **options):

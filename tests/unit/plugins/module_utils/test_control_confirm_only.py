@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAmbiguousError
 
-from test_control import FakeClient, request
+from panel_fakes import FakeClient
+from test_control import request
 from test_control_ledger import entries, fail, restart_applied, run
 from test_properties_ledger import PROFILE, reads, scene
 from test_properties_ledger import entries as ledger_entries
@@ -151,7 +152,7 @@ def test_confirm_only_never_sends_whatever_the_ledger_and_the_read(read, entry, 
 
 
 def test_a_list_read_another_fork_made_once_the_outcome_could_show_confirms_without_a_request(tmp_path):
-    from test_control import server
+    from panel_fakes import server
     from test_control_ledger import ledger_for
     from test_control_shared import PANEL, Fleet
 

@@ -18,7 +18,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import Pane
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import Ledger
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
 
-from test_control import FakeClient, request, server
+from panel_fakes import FakeClient, server
+from test_control import request
 
 PANEL = "live https://panel.example/api/v1"
 

@@ -15,7 +15,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.control import Con
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
 from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import SharedStatusReads
 
-from test_control import FakeClient, request, server
+from panel_fakes import FakeClient, server
+from test_control import request
 
 PANEL = "live https://panel.example.test/api/v1"
 

@@ -16,7 +16,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import OPEN
 from ansible_collections.gamepanel.panel.plugins.module_utils.pending import proves
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
 
-from test_control import FakeClient, request, server
+from panel_fakes import FakeClient, server
+from test_control import request
 
 PROFILE = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PANEL = "live https://panel.example/api/v1"

@@ -15,6 +15,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.servers import (
     select_servers,
 )
 
+from panel_fakes import FakeClient as SharedFakeClient
+
 FLEET = [
     {"id": "mc-01", "name": "Survival", "game": "minecraft", "status": "online"},
     {"id": "mc-02", "name": "Creative", "game": "minecraft", "status": "online"},
@@ -118,28 +120,11 @@ def test_filter_by_game_and_status_combine_with_and():
 # -- select_servers -----------------------------------------------------------------------------
 
 
-class FakeClient:
-    """Answers from FLEET, records calls."""
-
-    def __init__(self, subresources=("players", "metrics", "console", "resources")):
-        self.calls = []
-        self.subresources = subresources
-
-    def check_subresource(self, kind):
-        if kind not in self.subresources:
-            raise PanelVariantError("no %s" % kind)
-
-    def list_servers(self):
-        self.calls.append(("list",))
-        return [normalize_server(dict(server, players={"current": 1, "max": 2})) for server in FLEET]
-
-    def get_server(self, server_id):
-        self.calls.append(("get", server_id))
-        return normalize_server({"id": server_id, "players": {"current": 1, "max": 2}})
-
-    def get_subresource(self, server_id, kind):
-        self.calls.append((kind, server_id))
-        return {"kind": kind, "of": server_id}
+def FakeClient(**options):  # pylint: disable=invalid-name
+    """The shared fake client serving FLEET, each server with one player of two."""
+    return SharedFakeClient(
+        *[normalize_server(dict(server, players={"current": 1, "max": 2})) for server in FLEET], **options
+    )
 
 
 def test_select_by_id():

@@ -19,21 +19,12 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import (
     gather_seconds,
 )
 
+from panel_fakes import FakeClock
 
-class RecordingClock:
-    def __init__(self):
-        self.now = 0.0
-        self.sleeps = []
 
-    def monotonic(self):
-        return self.now
-
-    def time(self):
-        return self.now
-
-    def sleep(self, seconds):
-        self.sleeps.append(round(seconds, 6))
-        self.now += seconds
+def clock_from_zero():
+    """The shared fake clock from 0 s, wall time equal to monotonic time."""
+    return FakeClock(start=0.0, wall_offset=0.0)
 
 
 def test_ceiling_fits_many_waiters_into_the_pro_budget():
@@ -50,14 +41,14 @@ def test_ceiling_never_exceeds_the_longest_interval_unless_asked():
 
 
 def test_intervals_grow_by_half_up_to_the_ceiling():
-    clock = RecordingClock()
+    clock = clock_from_zero()
     outcome = poll_until(clock, lambda: "x", lambda value: False, timeout=100, poll_interval=4, ceiling=10)
     assert clock.sleeps[:5] == [4, 6, 9, 10, 10]
     assert outcome.done is False
 
 
 def test_no_sleep_runs_past_the_deadline_and_a_last_read_happens_at_it():
-    clock = RecordingClock()
+    clock = clock_from_zero()
     read_times = []
 
     def read():
@@ -72,7 +63,7 @@ def test_no_sleep_runs_past_the_deadline_and_a_last_read_happens_at_it():
 
 
 def test_stops_at_the_first_read_that_is_done():
-    clock = RecordingClock()
+    clock = clock_from_zero()
     values = iter([1, 2, 3, 4])
     outcome = poll_until(clock, lambda: next(values), lambda value: value == 3, timeout=100, poll_interval=1, ceiling=1)
     assert (outcome.last, outcome.done, outcome.reads) == (3, True, 3)
@@ -80,20 +71,20 @@ def test_stops_at_the_first_read_that_is_done():
 
 
 def test_first_read_comes_after_one_interval():
-    clock = RecordingClock()
+    clock = clock_from_zero()
     read_times = []
     poll_until(clock, lambda: read_times.append(clock.now), lambda value: True, timeout=10, poll_interval=2, ceiling=2)
     assert read_times == [2]
 
 
 def test_zero_timeout_reads_once_without_sleeping():
-    clock = RecordingClock()
+    clock = clock_from_zero()
     outcome = poll_until(clock, lambda: "v", lambda value: False, timeout=0, poll_interval=5, ceiling=5)
     assert (outcome.reads, clock.sleeps) == (1, [])
 
 
 def test_read_errors_propagate():
-    clock = RecordingClock()
+    clock = clock_from_zero()
 
     def read():
         raise RuntimeError("boom")
@@ -162,7 +153,7 @@ def due_at(task, when, read_at):
 def three_forks(tmp_path, now, others_due):
     """Three tasks of one token reading through shared files at ``now``: the first is the one under
     test, the two others have joined the list read due at ``others_due`` (None: nobody has)."""
-    clock = RecordingClock()
+    clock = clock_from_zero()
     client = ListingClient(clock)
     clock.now = now
     tasks = [shared_reads(tmp_path, client, member) for member in "123"]
@@ -188,7 +179,7 @@ def test_gathering_follows_the_plan():
 
 
 def test_a_lone_task_reads_its_own_server_at_once(tmp_path):
-    clock = RecordingClock()
+    clock = clock_from_zero()
     client = ListingClient(clock)
     clock.now = 100.3
     server, started, finished = shared_reads(tmp_path, client, "1").read_before("a", not_before=100.3)
@@ -255,7 +246,7 @@ def test_a_waiter_never_gets_an_answer_older_than_its_post_nor_a_stale_one(tmp_p
 
 
 def test_a_list_read_costing_more_pages_than_tasks_is_not_used(tmp_path):
-    clock = RecordingClock()
+    clock = clock_from_zero()
     client = ListingClient(clock, pages=5)
     tasks = [shared_reads(tmp_path, client, member) for member in "123"]
     StateFiles(KEY, str(tmp_path)).update("readers", lambda document: document.update(cost=5))
@@ -264,7 +255,7 @@ def test_a_list_read_costing_more_pages_than_tasks_is_not_used(tmp_path):
 
 
 def test_the_cost_of_a_list_read_is_measured(tmp_path):
-    clock = RecordingClock()
+    clock = clock_from_zero()
     client = ListingClient(clock, pages=2)
     clock.now = 10.0
     tasks = [shared_reads(tmp_path, client, member) for member in "1234"]
@@ -276,7 +267,7 @@ def test_the_cost_of_a_list_read_is_measured(tmp_path):
 
 
 def test_quiet_and_closed_tasks_stop_counting(tmp_path):
-    clock = RecordingClock()
+    clock = clock_from_zero()
     client = ListingClient(clock)
     shared_reads(tmp_path, client, "2")
     closed = shared_reads(tmp_path, client, "3")
@@ -351,7 +342,7 @@ def test_the_claim_of_a_process_that_died_is_taken_over_at_once(tmp_path):
 
 
 def test_files_hold_no_token_and_an_unusable_directory_falls_back_to_gets(tmp_path):
-    clock = RecordingClock()
+    clock = clock_from_zero()
     client = ListingClient(clock)
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
