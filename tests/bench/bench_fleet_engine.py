@@ -54,10 +54,10 @@ from bench_fleet import (  # pylint: disable=import-error
     TOKEN_NAME,
     Bench,
     MemorySampler,
+    panel_floor,
 )
 from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position,import-error
 
-PAGE_SIZE = 100  # the emulator's (and the specification's example) default page
 DEFAULT_ROWS = ["60:pro:20", "60:team:20", "200:team:50", "200:pro:50", "1000:team:50"]
 JOBS = ["noop", "task", "fast", "rolling_restart", "maintenance", "ensure_online", "restart_fleet", "second_consumer"]
 
@@ -99,16 +99,6 @@ PLAYS = {
     "restart_fleet": "- name: The ready playbook\n  ansible.builtin.import_playbook: gamepanel.panel.restart_fleet\n",
     "second_consumer": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}),
 }
-
-
-def send_seconds(requests, rate):
-    """Seconds to send ``requests`` when the first ``rate`` go at once and then ``rate`` a minute."""
-    return 0.0 if requests <= rate else (requests - rate) * 60.0 / rate
-
-
-def panel_floor(size, plan):
-    pages = math.ceil(size / float(PAGE_SIZE))
-    return send_seconds(pages + size, PLANS[plan]) + CHECKIN_SECONDS + BOOT_SECONDS
 
 
 class SecondConsumer(threading.Thread):
