@@ -19,8 +19,8 @@ with:
 and reports wall time, requests the panel received, 429s, servers restarted exactly
 once / twice / never (the emulator's counters), the controller's peak memory (the
 sum of the resident memory of ansible-playbook and all its processes, sampled), the
-panel's part of the real floor (the fleet read and N requests, the first RATE at once and then
-RATE a minute, + one check-in + the boot time; the no-op row is Ansible's part) and the ratios.
+panel's part of the real floor (the fleet read and N requests, the first RATE at once and each
+further RATE a minute later, + one check-in + the boot time; the no-op row is Ansible's part) and the ratios.
 Then two controllers at once (separate state directories, one token, each
 restarting half of the fleet), first with half the rate each, then the full rate each.
 
@@ -148,8 +148,13 @@ PAGE_SIZE = 100  # the emulator's default page of a list read
 
 
 def send_seconds(requests, rate):
-    """Seconds to send ``requests`` when the first ``rate`` go at once and then ``rate`` a minute."""
-    return 0.0 if requests <= rate else (requests - rate) * 60.0 / rate
+    """Seconds to send ``requests`` at ``rate`` a minute, the first ``rate`` at once.
+
+    In a sliding minute a request frees its slot 60 s after it went, so requests k and
+    k + ``rate`` are at least a minute apart: the (rate + 1)-th cannot go before 60 s,
+    the (2 rate + 1)-th before 120 s, and so on, however the first ones were spread.
+    """
+    return 0.0 if requests <= 0 else ((requests - 1) // rate) * 60.0
 
 
 def panel_floor(size, plan):

@@ -21,8 +21,9 @@ runs with a fresh emulator state and a fresh state directory (rate budget, ledge
                    same token (plain GETs at a steady pace); only at the largest Team row
 
 The real floor is what no client can beat: the fleet read (one request per page of 100) and N
-requests to act, the first RATE of them at once and then RATE a minute (a token that sent
-nothing in the last minute may spend its whole minute at once), then one check-in and one boot,
+requests to act, the first RATE of them at once and each further RATE a minute later (a token
+that sent nothing in the last minute may spend its whole minute at once; in a sliding minute the
+(RATE + 1)-th request cannot go before 60 s), then one check-in and one boot,
 plus the no-op row measured in the same run. The per-host task also gets its fork floor:
 max(ceil(N / forks) x (check-in + boot), the panel's part of the real floor) + the no-op.
 Requests, 429s and restarts come from the emulator's counters; peak memory is the PSS of
