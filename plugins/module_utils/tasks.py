@@ -96,20 +96,22 @@ def _with_warnings(client, result):
     return result
 
 
-def server_control(params, check_mode=False, diff=False, carried=None):
+def server_control(params, check_mode=False, diff=False, carried=None, peers=0):
     """Run one server_control task; returns its result or raises TaskFailed.
 
     ``carried``: ledger entries another job left in the host's facts (a list, or None
     when the task runs where facts do not reach it).  They are merged into this
     controller's ledger before the decision, and the result (failed or not) then holds
     the host's entries as ``ansible_facts.gamepanel_ledger`` for the next job.
+    ``peers``: how many hosts of the play's batch run this task (0: unknown), so that the
+    first forks of a batch share their reads (SharedStatusReads).
     """
     client = client_from_params(params)
     request = ControlRequest.from_params(params)
     ledger = Ledger.for_client(client)
     if carried:
         ledger.merge(carried)
-    shared = SharedStatusReads.for_client(client, params["rate_limit"])
+    shared = SharedStatusReads.for_client(client, params["rate_limit"], peers=peers)
     shared.join()
     try:
         result = run_control(

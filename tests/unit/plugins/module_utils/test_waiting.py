@@ -187,6 +187,49 @@ def test_a_lone_task_reads_its_own_server_at_once(tmp_path):
     assert (client.gets, client.lists, clock.sleeps) == (["a"], [], [])
 
 
+def test_the_first_fork_of_a_batch_announces_a_list_read_the_others_then_join(tmp_path):
+    clock = clock_from_zero()
+    client = ListingClient(clock)
+    clock.now = 100.3
+    # Alone in the readers file, but the play runs this task on 20 hosts: it does not read alone.
+    first = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), PANEL, gather=1.0, member="1", peers=20)
+    first.join()
+    others = []
+
+    def the_others_register():
+        others.extend(shared_reads(tmp_path, client, member) for member in "23")
+        for task in others:
+            due_at(task, 100.5, 101.3)
+
+    clock.at(0.2, the_others_register)  # during the gathering the first task announced
+    server, started, unused = first.read_before("a", not_before=100.3)
+    assert server["id"] == "a" and started == pytest.approx(101.3)
+    assert (client.lists, client.gets) == ([pytest.approx(101.3)], [])
+    for task, server_id in zip(others, "bc"):
+        assert task.read_before(server_id, not_before=100.5).started == pytest.approx(101.3)
+    assert (len(client.lists), client.gets) == (1, [])  # three reads, one request
+
+
+def test_a_batch_task_nobody_joins_reads_its_own_server_after_one_gathering(tmp_path):
+    clock = clock_from_zero()
+    client = ListingClient(clock)
+    clock.now = 100.3
+    task = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), PANEL, gather=1.0, member="1", peers=20)
+    task.join()
+    server, started, unused = task.read_before("a", not_before=100.3)
+    assert (server["id"], client.gets, client.lists, clock.sleeps) == ("a", ["a"], [], [pytest.approx(1.0)])
+
+
+def test_the_batch_hint_does_not_delay_a_waiters_reads(tmp_path):
+    clock = clock_from_zero()
+    client = ListingClient(clock)
+    clock.now = 100.3
+    task = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), PANEL, gather=1.0, member="1", peers=20)
+    task.join()
+    server, started, unused = task.read("a", not_before=100.3)
+    assert (client.gets, client.lists, clock.sleeps) == (["a"], [], [])
+
+
 def test_tasks_gathered_for_one_read_share_one_list_read(tmp_path):
     clock, client, (first, second, third) = three_forks(tmp_path, now=100.3, others_due=None)
     # The first announces a list read one gathering (1 s) ahead; the others join it.
