@@ -226,8 +226,8 @@ def to_rst(text) -> str:
     out = []
     for index, (markup, rst) in enumerate(parts):
         if markup and rst:
-            before = "".join(part for _, part in parts[:index])
-            after = "".join(part for _, part in parts[index + 1 :])
+            before = "".join(piece for _markup, piece in parts[:index])
+            after = "".join(piece for _markup, piece in parts[index + 1 :])
             # Inline markup must stand between whitespace or punctuation: an escaped space joins it to
             # the word beside it and renders as nothing.
             if before and not before[-1].isspace():

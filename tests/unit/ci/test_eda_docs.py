@@ -51,7 +51,7 @@ def test_the_collection_has_fleet_events_as_its_event_source():
 
 
 def test_fragment_options_come_first_then_the_source_own(fleet_events):
-    doc, _ = fleet_events
+    doc = fleet_events[0]
     options = list(doc["options"])
     fragment = ["api_token", "base_url", "api_variant", "validate_certs", "request_timeout", "rate_limit"]
     assert options[: len(fragment)] == fragment
@@ -75,7 +75,7 @@ def test_page_has_title_synopsis_and_every_option_anchor(fleet_events):
 
 
 def test_fragment_option_shows_its_environment_variable_and_choices(fleet_events):
-    _, page = fleet_events
+    page = fleet_events[1]
     token = option_cell(page, "api_token")
     assert ":literal:`GAMEPANEL_API_TOKEN`" in token
     assert ":literal:`string`" in token
@@ -86,7 +86,7 @@ def test_fragment_option_shows_its_environment_variable_and_choices(fleet_events
 
 
 def test_own_options_show_type_and_default(fleet_events):
-    _, page = fleet_events
+    page = fleet_events[1]
     assert ":literal:`float`" in option_cell(page, "interval")
     assert "Default: :literal:`30`" in option_cell(page, "interval")
     stopped = option_cell(page, "stopped_statuses")
@@ -97,7 +97,7 @@ def test_own_options_show_type_and_default(fleet_events):
 
 
 def test_markup_is_converted_not_left_raw(fleet_events):
-    _, page = fleet_events
+    page = fleet_events[1]
     prose = page.split("\nExamples\n", 1)[0]
     assert not re.search(r"\b(?:RV|[CIBUMOVEPL])\(", prose), "Ansible markup left in the page"
     assert "every :literal:`interval` seconds (\\ :literal:`GET /servers`\\ , one request a page)" in prose
