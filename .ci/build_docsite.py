@@ -4,10 +4,14 @@
 
 1. `antsibull-docs lint-collection-docs --plugin-docs` on the built collection;
 2. `antsibull-docs sphinx-init` for gamepanel.panel, as installed in ANSIBLE_COLLECTIONS_PATH;
-3. the generated build.sh: antsibull-docs writes the reStructuredText, Sphinx the HTML, with
-   warnings as errors (-W);
+3. the two steps of the build.sh sphinx-init generates (build.sh itself is not run):
+   antsibull-docs writes the reStructuredText, then (between the two) .ci/eda_docs.py renders a
+   page for each Event-Driven Ansible event source (extensions/eda/plugins/event_source/*.py,
+   which antsibull-docs does not know) from its DOCUMENTATION and EXAMPLES and lists the pages
+   in index.rst under "Event sources", then Sphinx writes the HTML with warnings as errors (-W);
 4. every module, plugin and role the collection has (ansible-doc --list, so roles added later
-   are picked up) has its page, and each role page shows every option of its argument specs.
+   are picked up) has its page, and each role page shows every option of its argument specs;
+   so does every event source, with every option (its doc fragments' included).
 
 The build runs offline: Sphinx resolves references into Ansible's own documentation through an
 inventory written here from ansible-core's configuration definitions (environment variables) and
@@ -26,6 +30,9 @@ import zlib
 from pathlib import Path
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import eda_docs  # noqa: E402  pylint: disable=wrong-import-position
 
 COLLECTION = "gamepanel.panel"
 ANSIBLE_DOCS = "https://docs.ansible.com/projects/ansible/devel/"
@@ -105,6 +112,21 @@ def role_options(role_dir: Path) -> set[str]:
     }
 
 
+def missing_event_source_options(page: Path, collection_path: Path, source: str) -> list[str]:
+    """The options of the event source (its fragments' included) whose anchor its page lacks."""
+    namespace, name = COLLECTION.split(".")
+    path = collection_path / eda_docs.EVENT_SOURCE_DIR / f"{source}.py"
+    doc = eda_docs.load(path, collection_path, namespace, name)
+    if not doc["options"]:
+        return []
+    text = page.read_text(encoding="utf-8")
+    return [
+        f"{page.name}#{option}"
+        for option in doc["options"]
+        if f'id="{eda_docs.option_id(namespace, name, source, option)}"' not in text
+    ]
+
+
 def check_pages(html: Path, collection_path: Path, contents: dict[str, list[str]]) -> None:
     missing = []
     for plugin_type, names in contents.items():
@@ -112,6 +134,8 @@ def check_pages(html: Path, collection_path: Path, contents: dict[str, list[str]
             page = html / PAGE.format(name=name, type=plugin_type)
             if not page.is_file():
                 missing.append(page.name)
+            elif plugin_type == "event_source":
+                missing += missing_event_source_options(page, collection_path, name)
             elif plugin_type == "role":
                 text = page.read_text(encoding="utf-8")
                 missing += [
@@ -123,6 +147,46 @@ def check_pages(html: Path, collection_path: Path, contents: dict[str, list[str]
         raise SystemExit("the docsite lacks: " + ", ".join(missing))
     summary = ", ".join(f"{len(names)} {plugin_type}" for plugin_type, names in contents.items())
     print(f"docsite: {summary} documented in {html}")
+
+
+def build(site: Path, collection_path: Path) -> None:
+    """What sphinx-init's build.sh does, with the event source pages added between its two steps.
+
+    build.sh is not run: antsibull-docs writes the reStructuredText of the modules, plugins and
+    roles into rst/, then .ci/eda_docs.py adds a page for each event source (antsibull-docs knows
+    none) and lists them in rst/index.rst, then Sphinx builds the HTML with warnings as errors.
+    """
+    rst = site / "rst"
+    rst.mkdir(exist_ok=True)  # sphinx-init writes rst/index.rst; antsibull-docs replaces it
+    rst.chmod(0o755)  # antsibull-docs wants that directory only writable by itself
+    run(
+        [
+            "antsibull-docs",
+            "--config-file",
+            "antsibull-docs.cfg",
+            "collection",
+            "--cleanup",
+            "everything",
+            "--use-current",
+            "--squash-hierarchy",
+            "--dest-dir",
+            "rst",
+            COLLECTION,
+        ],
+        cwd=site,
+    )
+    namespace, name = COLLECTION.split(".")
+    pages = eda_docs.write_pages(collection_path, rst, namespace, name)
+    eda_docs.add_to_index(rst / "index.rst", pages, namespace, name)
+    for source in sorted(pages):
+        print(f"event source page: rst/{eda_docs.page_name(source)}.rst", flush=True)
+    run(["sphinx-build", "-M", "html", "rst", "build", "-c", ".", "-W", "--keep-going"], cwd=site)
+
+
+def event_source_contents(collection_path: Path) -> dict[str, list[str]]:
+    """The event sources of the collection ({"event_source": names}, or nothing when it has none)."""
+    names = [path.stem for path in eda_docs.event_sources(collection_path)]
+    return {"event_source": names} if names else {}
 
 
 def main() -> int:
@@ -173,8 +237,10 @@ def main() -> int:
             "\n# make docsite (.ci/build_docsite.py): offline, Ansible's docs through a local inventory only.\n"
             f"intersphinx_mapping = {{'ansible_devel': ({ANSIBLE_DOCS!r}, {str(inventory)!r})}}\n"
         )
-    run(["bash", site / "build.sh"])
-    check_pages(site / "build" / "html", options.collection_path, collection_contents(options.collection_path))
+    build(site, options.collection_path)
+    contents = collection_contents(options.collection_path)
+    contents.update(event_source_contents(options.collection_path))
+    check_pages(site / "build" / "html", options.collection_path, contents)
     return 0
 
 

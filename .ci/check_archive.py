@@ -29,6 +29,7 @@ SHIPPED = {
     "extensions",  # the collection itself
     "requirements.txt",
     "execution-environment.yml",  # what an execution environment installs
+    "decision-environment.yml",  # what a decision environment (EDA controller) installs
     "tests",  # the panel emulator and the tests that prove the collection, for users who run them
     "demo",  # `make demo`'s script, runnable from the installed collection
     ".ansible-lint",  # galaxy-importer lints the archive with the project's own rules

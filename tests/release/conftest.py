@@ -11,11 +11,40 @@ one fails the test with the variable to set: a release check never skips.
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_command(command: list, **kwargs) -> subprocess.CompletedProcess:
+    """subprocess.run that fails the test, with the command's output, when the command fails."""
+    result = subprocess.run([str(part) for part in command], capture_output=True, text=True, check=False, **kwargs)
+    assert result.returncode == 0, f"{command} exited {result.returncode}\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def requirement_names(requirements: Path) -> set[str]:
+    """The lower-case project names a pip requirements file asks for."""
+    names = set()
+    for line in requirements.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            for separator in "<>=!~;[ ":
+                line = line.split(separator, 1)[0]
+            names.add(line.lower())
+    return names
+
+
+class Introspection(NamedTuple):
+    """What a build context's introspection step gathers from the installed collections."""
+
+    requirements: Path  # the pip requirements file it wrote
+    names: set[str]  # the projects that file asks for
+    bindep: str  # the system packages it asks for ("" for none)
 
 
 def _required_dir(variable: str) -> Path:
@@ -54,3 +83,64 @@ def tool():
         return path
 
     return find
+
+
+@pytest.fixture(scope="session")
+def run():
+    """run(command, **kwargs): run a command; the test fails, with its output, when the command fails."""
+    return run_command
+
+
+@pytest.fixture(scope="session")
+def builder_context(tool, tmp_path_factory):
+    """builder_context(definition): the build context `ansible-builder create` makes of an ansible-builder
+    definition of the repository (made once per definition and session), with its Containerfile."""
+    contexts: dict[Path, Path] = {}
+
+    def create(definition: Path) -> Path:
+        if definition not in contexts:
+            directory = tmp_path_factory.mktemp(definition.stem) / "context"
+            run_command(
+                [
+                    tool("builder", "ansible-builder"),
+                    "create",
+                    "--file",
+                    definition,
+                    "--context",
+                    directory,
+                    "--output-filename",
+                    "Containerfile",
+                ],
+                cwd=REPO_ROOT,
+            )
+            contexts[definition] = directory
+        return contexts[definition]
+
+    return create
+
+
+@pytest.fixture(scope="session")
+def introspect(tool, collections_path):
+    """introspect(context, work_dir): the context's introspection script over the built collection, as the
+    image build's builder stage runs it over the collections its galaxy stage installed."""
+
+    def gather(context: Path, work_dir: Path) -> Introspection:
+        requirements = work_dir / "requirements.txt"
+        bindep = work_dir / "bindep.txt"
+        run_command(
+            [
+                tool("builder", "python"),
+                context / "_build" / "scripts" / "introspect.py",
+                "introspect",
+                "--sanitize",
+                "--write-pip",
+                requirements,
+                "--write-bindep",
+                bindep,
+                collections_path,
+            ]
+        )
+        bindep_text = bindep.read_text(encoding="utf-8").strip() if bindep.exists() else ""
+        return Introspection(requirements, requirement_names(requirements), bindep_text)
+
+    return gather

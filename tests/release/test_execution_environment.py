@@ -8,7 +8,6 @@ everything the collection needs into a fresh virtual environment.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -22,30 +21,10 @@ PIP_TIMEOUT = 300
 PROVIDED_BY_EE = ("ansible-core", "ansible", "ansible-runner", "pyyaml", "jinja2")
 
 
-def run(command: list, **kwargs) -> subprocess.CompletedProcess:
-    result = subprocess.run([str(part) for part in command], capture_output=True, text=True, check=False, **kwargs)
-    assert result.returncode == 0, f"{command} exited {result.returncode}\n{result.stdout}\n{result.stderr}"
-    return result
-
-
 @pytest.fixture(scope="module")
-def context(tool, tmp_path_factory) -> Path:
-    """`ansible-builder create` on the repository's definition."""
-    directory = tmp_path_factory.mktemp("ee") / "context"
-    run(
-        [
-            tool("builder", "ansible-builder"),
-            "create",
-            "--file",
-            EE_DEFINITION,
-            "--context",
-            directory,
-            "--output-filename",
-            "Containerfile",
-        ],
-        cwd=REPO_ROOT,
-    )
-    return directory
+def context(builder_context) -> Path:
+    """`ansible-builder create` on the repository's definition (the helpers are in conftest.py)."""
+    return builder_context(EE_DEFINITION)
 
 
 def test_definition_is_builder_v3():
@@ -65,39 +44,13 @@ def test_context_installs_the_collection(context):
     assert "introspect.py introspect" in containerfile
 
 
-def requirement_names(requirements: Path) -> set[str]:
-    names = set()
-    for line in requirements.read_text(encoding="utf-8").splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            for separator in "<>=!~;[ ":
-                line = line.split(separator, 1)[0]
-            names.add(line.lower())
-    return names
-
-
-def test_context_requirements_install_what_the_collection_needs(context, tool, collections_path, tmp_path):
+def test_context_requirements_install_what_the_collection_needs(context, introspect, run, collections_path, tmp_path):
     """The image build's introspection step over the built collection, then a fresh venv from its output."""
-    requirements = tmp_path / "requirements.txt"
-    # The builder stage runs this script over the collections the galaxy stage installed;
-    # here they are the built tarball's installation.
-    run(
-        [
-            tool("builder", "python"),
-            context / "_build" / "scripts" / "introspect.py",
-            "introspect",
-            "--sanitize",
-            "--write-pip",
-            requirements,
-            "--write-bindep",
-            tmp_path / "bindep.txt",
-            collections_path,
-        ]
-    )
-    names = requirement_names(requirements)
-    assert names == {"requests"}, requirements.read_text(encoding="utf-8")
-    assert not names & set(PROVIDED_BY_EE)
-    assert not (tmp_path / "bindep.txt").exists() or not (tmp_path / "bindep.txt").read_text(encoding="utf-8").strip()
+    gathered = introspect(context, tmp_path)
+    requirements = gathered.requirements
+    assert gathered.names == {"requests"}, requirements.read_text(encoding="utf-8")
+    assert not gathered.names & set(PROVIDED_BY_EE)
+    assert not gathered.bindep
 
     venv = tmp_path / "fresh-venv"
     run([sys.executable, "-m", "venv", venv])
