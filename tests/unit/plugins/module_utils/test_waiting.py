@@ -134,8 +134,8 @@ class ListingClient:
         return [dict(server) for server in self.servers.values()]
 
 
-def shared_reads(tmp_path, client, member, panel=PANEL, gather=1.0):
-    reads = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), panel, gather=gather, member=member)
+def shared_reads(tmp_path, client, member, panel=PANEL, gather=1.0, peers=0):
+    reads = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), panel, gather=gather, member=member, peers=peers)
     reads.join()
     return reads
 
@@ -187,13 +187,16 @@ def test_a_lone_task_reads_its_own_server_at_once(tmp_path):
     assert (client.gets, client.lists, clock.sleeps) == (["a"], [], [])
 
 
-def test_the_first_fork_of_a_batch_announces_a_list_read_the_others_then_join(tmp_path):
+def batch_task(tmp_path):
+    """A task at 100.3 s, alone in the readers file, that the play runs on 20 hosts."""
     clock = clock_from_zero()
     client = ListingClient(clock)
     clock.now = 100.3
-    # Alone in the readers file, but the play runs this task on 20 hosts: it does not read alone.
-    first = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), PANEL, gather=1.0, member="1", peers=20)
-    first.join()
+    return clock, client, shared_reads(tmp_path, client, "1", peers=20)
+
+
+def test_the_first_fork_of_a_batch_announces_a_list_read_the_others_then_join(tmp_path):
+    clock, client, first = batch_task(tmp_path)
     others = []
 
     def the_others_register():
@@ -211,21 +214,13 @@ def test_the_first_fork_of_a_batch_announces_a_list_read_the_others_then_join(tm
 
 
 def test_a_batch_task_nobody_joins_reads_its_own_server_after_one_gathering(tmp_path):
-    clock = clock_from_zero()
-    client = ListingClient(clock)
-    clock.now = 100.3
-    task = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), PANEL, gather=1.0, member="1", peers=20)
-    task.join()
+    clock, client, task = batch_task(tmp_path)
     server, started, unused = task.read_before("a", not_before=100.3)
     assert (server["id"], client.gets, client.lists, clock.sleeps) == ("a", ["a"], [], [pytest.approx(1.0)])
 
 
 def test_the_batch_hint_does_not_delay_a_waiters_reads(tmp_path):
-    clock = clock_from_zero()
-    client = ListingClient(clock)
-    clock.now = 100.3
-    task = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), PANEL, gather=1.0, member="1", peers=20)
-    task.join()
+    clock, client, task = batch_task(tmp_path)
     server, started, unused = task.read("a", not_before=100.3)
     assert (client.gets, client.lists, clock.sleeps) == (["a"], [], [])
 
