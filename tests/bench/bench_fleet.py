@@ -316,11 +316,8 @@ class Bench:
 
     # -- one measured run ------------------------------------------------------------------
 
-    def measure(self, label, play_text, size, plan, forks, extra_vars=None, restarts=True):
-        self.prepare(plan)
-        state_dir = Path(tempfile.mkdtemp(prefix="state-", dir=self.workdir))
-        play = self.write("play.yml", play_text)
-        env = self.env(PLANS[plan], state_dir)
+    def timed_run(self, play, forks, env, extra_vars=None):
+        """Run ``play`` to its end; returns (wall seconds, rc, peak KiB of its processes, log path)."""
         started = time.perf_counter()
         process, log = self.start(play, forks, env, extra_vars=extra_vars)
         sampler = MemorySampler(process.pid)
@@ -329,7 +326,15 @@ class Bench:
         wall = time.perf_counter() - started
         sampler.stop()
         log.close()
-        row = self.figures(label, size, plan, forks, wall, rc, sampler.peak_kib, restarts, log.name)
+        return wall, rc, sampler.peak_kib, log.name
+
+    def measure(self, label, play_text, size, plan, forks, extra_vars=None, restarts=True):
+        self.prepare(plan)
+        state_dir = Path(tempfile.mkdtemp(prefix="state-", dir=self.workdir))
+        play = self.write("play.yml", play_text)
+        env = self.env(PLANS[plan], state_dir)
+        wall, rc, peak_kib, log_name = self.timed_run(play, forks, env, extra_vars=extra_vars)
+        row = self.figures(label, size, plan, forks, wall, rc, peak_kib, restarts, log_name)
         self.rows.append(row)
         print(format_row(row), flush=True)
         return row

@@ -54,7 +54,6 @@ from bench_fleet import (  # pylint: disable=import-error
     TOKEN,
     TOKEN_NAME,
     Bench,
-    MemorySampler,
     panel_floor,
 )
 from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position,import-error
@@ -156,17 +155,10 @@ class EngineBench(Bench):
         if job == "second_consumer":
             consumer = SecondConsumer(self.emulator.live_url, PLANS[plan] / 2.0)
             consumer.start()
-        started = time.perf_counter()
-        process, log = self.start(play, forks, env, extra_vars=extra_vars)
-        sampler = MemorySampler(process.pid)
-        sampler.start()
-        rc = process.wait()
-        wall = time.perf_counter() - started
-        sampler.stop()
+        wall, rc, peak_kib, log_name = self.timed_run(play, forks, env, extra_vars=extra_vars)
         if consumer is not None:
             consumer.stop()
-        log.close()
-        return self.engine_figures(job, size, plan, forks, wall, rc, sampler.peak_kib, noop_wall, consumer, log.name)
+        return self.engine_figures(job, size, plan, forks, wall, rc, peak_kib, noop_wall, consumer, log_name)
 
     def engine_figures(self, job, size, plan, forks, wall, rc, peak_kib, noop_wall, consumer, log_name):
         counters = self.emulator.control.counters()
