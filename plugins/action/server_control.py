@@ -22,8 +22,9 @@ class ActionModule(InProcessAction):
         # The host's ledger fact, as an earlier job left it (AWX fact storage, a fact cache):
         # a job that shares no disk with the last one still knows what that one queued.
         carried = (task_vars.get("ansible_facts") or {}).get(LEDGER_FACT)
-        # The hosts of the play's batch run this task alongside this one: its reads can be shared from the start.
-        peers = len(task_vars.get("ansible_play_batch") or [])
+        # The hosts of the play's batch run this task alongside this one (unless it runs once):
+        # its reads can be shared from the start.
+        peers = 1 if self._task.run_once else len(task_vars.get("ansible_play_batch") or [])
         return server_control(
             params, check_mode=check_mode, diff=diff, carried=carried if isinstance(carried, list) else [], peers=peers
         )
