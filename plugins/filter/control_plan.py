@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control import (
+from ansible_collections.gamepanel.panel.plugins.module_utils.control_request import (
     ACTION_FOR_STATE,
     DEFAULTS,
+    ControlRequest,
+)
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import players_of, status_of, uptime_of
+from ansible_collections.gamepanel.panel.plugins.module_utils.decision import (
     HELD_BY_PLAYERS,
     HELD_BY_STATUS,
-    ControlRequest,
     decide_on_read,
-    players_of,
-    status_of,
-    uptime_of,
 )
 
 # Why no action would be sent, as returned in ``reason``.

@@ -27,54 +27,23 @@ panel, the answer did not come back):
 
 from __future__ import annotations
 
+from ansible_collections.gamepanel.panel.plugins.module_utils import decision, pending
 from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import (
-    ONLINE,
     Convergence,
+    TimedRead,
     players_of,
     status_of,
-    uptime_of,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils import pending
-from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import TimedRead
+from ansible_collections.gamepanel.panel.plugins.module_utils.decision import (
+    HELD_BY_PLAYERS,
+    HELD_BY_STATUS,
+    decide_on_read,
+    expected_status,
+)
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAmbiguousError, PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import DONE, MAY_BE_QUEUED, QUEUED, is_open
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import describe, find_server_by_name
 from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import poll_ceiling, poll_until
-
-ACTION_FOR_STATE = {"started": "start", "stopped": "stop", "restarted": "restart"}
-
-# The defaults of server_control's own options, written once: its argument spec (tasks.py)
-# and ControlRequest both read them here.  DOCUMENTATION shows them too; sanity checks it agrees.
-DEFAULTS = {
-    "wait": True,
-    "wait_timeout": 300,
-    "poll_interval": 5.0,
-    "drain_timeout": 0,
-    "on_busy": "skip",
-    "stopped_statuses": ("offline", "stopped"),
-    "ignore_pending": False,
-    "confirm_only": False,
-}
-
-# The task parameters ControlRequest.from_params copies under their own name.
-_REQUEST_OPTIONS = (
-    "wait",
-    "wait_timeout",
-    "poll_interval",
-    "min_uptime",
-    "max_players",
-    "drain_timeout",
-    "on_busy",
-    "stopped_statuses",
-    "only_if_status",
-    "ignore_pending",
-    "confirm_only",
-    "api_variant",
-    "rate_limit",
-)
-
-# Actions that take players off a server, and so honour max_players.
-PLAYER_GATED_ACTIONS = ("stop", "restart")
 
 
 class ControlFailed(Exception):
@@ -89,151 +58,6 @@ class ControlFailed(Exception):
         self.message = message
         self.result = result
         self.error = error
-
-
-class ControlRequest:
-    """What the user asked for (``problems()`` checks it); usually built from the module's parameters."""
-
-    def __init__(
-        self,
-        state,
-        server_id=None,
-        name=None,
-        wait=DEFAULTS["wait"],
-        wait_timeout=DEFAULTS["wait_timeout"],
-        poll_interval=DEFAULTS["poll_interval"],
-        min_uptime=None,
-        max_players=None,
-        drain_timeout=DEFAULTS["drain_timeout"],
-        on_busy=DEFAULTS["on_busy"],
-        stopped_statuses=DEFAULTS["stopped_statuses"],
-        only_if_status=None,
-        ignore_pending=DEFAULTS["ignore_pending"],
-        confirm_only=DEFAULTS["confirm_only"],
-        api_variant="live",
-        rate_limit=120,
-    ):
-        self.state = state
-        self.server_id = server_id
-        self.name = name
-        self.wait = wait
-        self.wait_timeout = wait_timeout
-        self.poll_interval = poll_interval
-        self.min_uptime = min_uptime
-        self.max_players = max_players
-        self.drain_timeout = drain_timeout
-        self.on_busy = on_busy
-        self.stopped_statuses = tuple(stopped_statuses)
-        # None: any status may be acted on; otherwise only these (an empty list is refused by problems())
-        self.only_if_status = None if only_if_status is None else tuple(only_if_status)
-        # Send even when the ledger holds an open entry for the same action (replacing it).
-        self.ignore_pending = ignore_pending
-        # Send nothing: confirm the action an earlier task queued (the ledger's entry for it).
-        self.confirm_only = confirm_only
-        self.api_variant = api_variant
-        self.rate_limit = rate_limit
-
-    @classmethod
-    def from_params(cls, params):
-        """The request a task's parameters make; an option that is absent or None keeps the constructor's default.
-
-        An empty ``stopped_statuses`` stays empty, so problems() refuses it instead of silently using
-        the default; a ``rate_limit`` of 0 (pacing off) stays 0.
-        """
-        options = dict((option, params[option]) for option in _REQUEST_OPTIONS if params.get(option) is not None)
-        return cls(params["state"], server_id=params.get("id"), name=params.get("name"), **options)
-
-    @property
-    def action(self):
-        return ACTION_FOR_STATE[self.state]
-
-    def problems(self):
-        """Sentences describing values the argument spec cannot rule out; empty when the request is usable."""
-        found = []
-        if self.poll_interval is None or self.poll_interval <= 0:
-            found.append("poll_interval must be more than 0 seconds.")
-        for option in ("wait_timeout", "drain_timeout", "min_uptime", "max_players"):
-            value = getattr(self, option)
-            if value is not None and value < 0:
-                found.append("%s must not be negative." % option)
-        if not self.stopped_statuses:
-            found.append("stopped_statuses must name at least one status.")
-        if self.only_if_status is not None and not self.only_if_status:
-            found.append("only_if_status must name at least one status (or be left out to act in any status).")
-        if self.confirm_only and self.ignore_pending:
-            found.append(
-                "confirm_only sends nothing and ignore_pending asks to send the action anyway: choose one of them."
-            )
-        return found
-
-
-def planned_action(request, server):
-    """The action the server needs to reach ``request.state``, or None when it is already there.
-
-    Status values are an open set: anything but ``online`` needs a start, anything
-    outside ``stopped_statuses`` needs a stop.  ``min_uptime`` counts an online server
-    that came up less than that long ago as already restarted; an offline server's
-    zero uptime says nothing about a restart, so it still gets one.
-    """
-    status = status_of(server)
-    if request.state == "started":
-        return None if status == ONLINE else "start"
-    if request.state == "stopped":
-        return None if status in request.stopped_statuses else "stop"
-    uptime = uptime_of(server)
-    if request.min_uptime is not None and status == ONLINE and uptime is not None and uptime < request.min_uptime:
-        return None
-    return "restart"
-
-
-def status_allows(request, server):
-    """Whether ``only_if_status`` lets an action be sent on this read of ``server``."""
-    return request.only_if_status is None or status_of(server) in request.only_if_status
-
-
-def players_allow(request, server):
-    """Whether ``max_players`` lets a stop or restart be sent on this read of ``server``.
-
-    An unknown player count does not: the module cannot confirm the server is empty enough.
-    """
-    # A server in a stopped status has nobody on it, whatever the panel says about players.
-    if request.max_players is None or status_of(server) in request.stopped_statuses:
-        return True
-    players = players_of(server)
-    return players is not None and players <= request.max_players
-
-
-# What holds a planned action back on a read (the second item decide_on_read returns).
-HELD_BY_STATUS = "status"
-HELD_BY_PLAYERS = "players"
-
-
-def decide_on_read(request, server):
-    """What server_control decides on one read of ``server``, before any wait: ``(action, held_by)``.
-
-    ``action`` is planned_action's (None: nothing to do).  ``held_by`` is None when the
-    action is to be sent, HELD_BY_STATUS when only_if_status refuses the server's status,
-    HELD_BY_PLAYERS when max_players refuses a stop or restart (drain_timeout may then wait
-    for players to leave, and on_busy says what happens when they don't).  The gamepanel.panel.control_plan
-    filter reports the same decision, so the fleet roles skip a module run only where the module
-    would decide the same.
-    """
-    action = planned_action(request, server)
-    if action is None:
-        return None, None
-    if not status_allows(request, server):
-        return action, HELD_BY_STATUS
-    if action in PLAYER_GATED_ACTIONS and not players_allow(request, server):
-        return action, HELD_BY_PLAYERS
-    return action, None
-
-
-def expected_status(request, server):
-    """The status the server should show once ``request.state`` holds (for diff mode)."""
-    if request.state == "stopped":
-        status = status_of(server)
-        return status if status in request.stopped_statuses else request.stopped_statuses[0]
-    return ONLINE
 
 
 class ServerControl:
@@ -388,41 +212,35 @@ class ServerControl:
     def decide(self):
         """Set ``action`` (None: nothing to send) from the read and the ledger; returns an open entry to follow instead.
 
-        Order: a restart the ledger holds as queued or done within min_uptime counts as the
-        restart (what min_uptime asks, whatever a lagging read shows); an open entry for the same
-        action holds everything else back (even the gates: nothing would be sent anyway); then
-        the gates judge the read; an open entry for another action is only named.
+        The rules are decision.decide's; this step applies its Plan to one server: it may wait
+        drain_timeout for players to leave (and then decides again on the last read), and it
+        says in words why nothing is sent.
         """
         entries = self.ledger_entries()
-        planned = planned_action(self.request, self.server)
-        if planned is None:
-            return None
-        if planned == "restart":
-            recent = pending.recent_restart(entries, self.clock.time(), self.request.min_uptime)
-            if recent is not None:
-                self.pending = recent
-                self.message = pending.recent_restart_message(recent, describe(self.server), self.request.min_uptime)
-                return None
-        standing = pending.same_action(entries, planned)
-        if standing is not None:
-            return standing
-        action = self.gated_action()
-        if action is None:
-            return None
-        others = pending.other_actions(entries, action)
-        if others:
-            self.pending = others[-1]
-            self.message = pending.other_pending_message(others, action, describe(self.server))
-        self.action = action
-        self.changed = True
+        plan = decision.decide(self.request, self.server, entries, self.clock.time())
+        drained = False
+        if plan.verdict == decision.HELD and plan.held_by == HELD_BY_PLAYERS and self.may_drain():
+            self.drain()
+            plan = decision.decide(self.request, self.server, entries, self.clock.time())
+            drained = True
+        if plan.verdict == decision.COUNTED:
+            self.pending = plan.entry
+            self.message = pending.recent_restart_message(plan.entry, describe(self.server), self.request.min_uptime)
+        elif plan.verdict == decision.FOLLOW:
+            return plan.entry
+        elif plan.verdict == decision.HELD:
+            self.hold(plan, drained)
+        elif plan.verdict == decision.SEND:
+            if plan.others:
+                self.pending = plan.others[-1]
+                self.message = pending.other_pending_message(plan.others, plan.action, describe(self.server))
+            self.action = plan.action
+            self.changed = True
         return None
 
     def ledger_entries(self):
-        """The ledger's entries for the server, those the read proves marked done; [] when the ledger is not consulted."""
-        if self.ledger is None:
-            return []
-        entries = self.settle()
-        return [] if self.request.ignore_pending else entries
+        """The ledger's entries for the server, those the read proves marked done; [] without a ledger."""
+        return self.settle() if self.ledger is not None else []
 
     def settle(self):
         """Mark open entries the latest read proves done (check mode writes nothing); returns the server's entries."""
@@ -433,47 +251,46 @@ class ServerControl:
 
     # -- gates: only_if_status and max_players ----------------------------------------------
 
-    def gated_action(self):
-        """The action to queue, or None: nothing to do, or held back (``skipped_reason`` says why).
+    def may_drain(self):
+        return self.request.drain_timeout > 0 and not self.check_mode
+
+    def drain(self):
+        """Read again until players leave, or drain_timeout runs out.
 
         Both gates judge the read the action would be sent on: a decision taken earlier, on
         another read (a fleet read of a role, an inventory), cannot see a server that was
-        stopped, put in maintenance or filled with players since.
+        stopped, put in maintenance or filled with players since.  While players leave, the
+        server may reach the state on its own, or someone else may stop it: the wait ends on
+        any read that decides otherwise, and the last read decides.  As in the wait after
+        queueing, retries inside a read stop at drain_timeout, and a read that could not be
+        made (None) leaves the decision to the last read that was.
         """
         request = self.request
-        action, held_by = decide_on_read(request, self.server)
-        drained = False
-        if held_by == HELD_BY_PLAYERS and request.drain_timeout > 0 and not self.check_mode:
-            # While players leave, the server may reach the state on its own, or someone else may
-            # stop it: the wait ends on any read that decides otherwise, and the last read decides.
-            # As in the wait after queueing, retries inside a read stop at drain_timeout, and a read
-            # that could not be made (None) leaves the decision to the last read that was.
-            with self.client.deadline(request.drain_timeout, "drain_timeout=%g s" % request.drain_timeout):
-                poll_until(
-                    self.clock,
-                    lambda: self.read_despite_outage(self.read_again),
-                    lambda server: server is not None and decide_on_read(request, server)[1] != HELD_BY_PLAYERS,
-                    request.drain_timeout,
-                    request.poll_interval,
-                    self.ceiling,
-                )
-            action, held_by = decide_on_read(request, self.server)
-            drained = True
-        if held_by == HELD_BY_STATUS:
+        with self.client.deadline(request.drain_timeout, "drain_timeout=%g s" % request.drain_timeout):
+            poll_until(
+                self.clock,
+                lambda: self.read_despite_outage(self.read_again),
+                lambda server: server is not None and decide_on_read(request, server)[1] != HELD_BY_PLAYERS,
+                request.drain_timeout,
+                request.poll_interval,
+                self.ceiling,
+            )
+
+    def hold(self, plan, drained):
+        """A gate holds ``plan.action`` back: say why in ``skipped_reason``, or fail (on_busy=fail)."""
+        request = self.request
+        if plan.held_by == HELD_BY_STATUS:
             self.skipped_reason = "%s has status %s, not one of only_if_status (%s): no %s sent." % (
                 describe(self.server),
                 status_of(self.server),
                 ", ".join(request.only_if_status),
-                action,
+                plan.action,
             )
-            return None
-        if held_by == HELD_BY_PLAYERS:
-            reason = self.busy_reason(drained)
-            if request.on_busy == "fail":
-                self.fail("%s Not sending the %s (on_busy=fail)." % (reason, action))
-            self.skipped_reason = reason
-            return None
-        return action
+            return
+        reason = self.busy_reason(drained)
+        if request.on_busy == "fail":
+            self.fail("%s Not sending the %s (on_busy=fail)." % (reason, plan.action))
+        self.skipped_reason = reason
 
     def busy_reason(self, drained):
         request = self.request

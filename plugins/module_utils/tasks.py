@@ -20,8 +20,9 @@ neither ever holds the token.
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control import DEFAULTS as CONTROL_DEFAULTS
-from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.control_request import DEFAULTS as CONTROL_DEFAULTS
+from ansible_collections.gamepanel.panel.plugins.module_utils.control_request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import LEDGER_FACT, Ledger, merged_entries
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import (

@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control import (
-    ControlFailed,
-    Convergence,
-    ControlRequest,
-    run_control,
-)
-from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import TimedRead
+from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.control_request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import Convergence, TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
     PanelAmbiguousError,
     PanelApiError,

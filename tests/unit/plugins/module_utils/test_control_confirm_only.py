@@ -14,7 +14,8 @@ import tempfile
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.control_request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAmbiguousError
 
 from panel_fakes import FakeClient

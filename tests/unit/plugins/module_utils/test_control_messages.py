@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.control_request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelNotFoundError
 
 from panel_fakes import FakePanel

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, ControlRequest, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.control_request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelRateLimitError
 from ansible_collections.gamepanel.panel.plugins.module_utils.ratelimit import SharedBudget
 

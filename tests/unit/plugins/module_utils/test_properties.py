@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ansible_collections.gamepanel.panel.plugins.module_utils import errors
 from ansible_collections.gamepanel.panel.plugins.module_utils.client import encode_segment
-from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.control_request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import UPTIME_TOLERANCE, Convergence
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import SERVER_FIELDS
