@@ -124,11 +124,12 @@ class ServerControl:
         last read), and it says in words why nothing is sent.
         """
         entries = self.settle()
-        plan = decision.decide(self.request, self.watch.server, entries, self.client.clock.time())
+        unreadable = self.ledger.unreadable(self.watch.server["id"]) if self.ledger is not None else None
+        plan = decision.decide(self.request, self.watch.server, entries, self.client.clock.time(), unreadable)
         drained = False
         if plan.verdict == decision.HELD and plan.held_by == HELD_BY_PLAYERS and self.may_drain():
             self.watch.drain()
-            plan = decision.decide(self.request, self.watch.server, entries, self.client.clock.time())
+            plan = decision.decide(self.request, self.watch.server, entries, self.client.clock.time(), unreadable)
             drained = True
         label = describe(self.watch.server)
         if plan.verdict == decision.COUNTED:
@@ -136,6 +137,8 @@ class ServerControl:
             self.outcome.message = pending.recent_restart_message(plan.entry, label, self.request.min_uptime)
         elif plan.verdict == decision.FOLLOW:
             return plan.entry
+        elif plan.verdict == decision.UNREADABLE:
+            self.fail(pending.unreadable_message(plan.entry, plan.action, label))
         elif plan.verdict == decision.HELD:
             self.hold(plan, drained)
         elif plan.verdict == decision.SEND:
@@ -286,7 +289,7 @@ class ServerControl:
             self.request.wait_timeout,
             status_of(self.watch.server),
             convergence,
-            remembered=self.ledger is not None,
+            remembered=self.ledger is not None and self.ledger.durable,
         )
 
     # -- results -------------------------------------------------------------------------

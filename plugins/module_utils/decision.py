@@ -15,11 +15,13 @@ The rules, in order:
    whatever uptime a lagging read still shows (COUNTED).
 3. An open ledger entry for the same action means it is not sent again (FOLLOW): the caller waits
    for that entry's outcome or reports it.
-4. The gates judge the read the action would be sent on: ``only_if_status``, then ``max_players``
+4. A server whose ledger entries cannot be read (a damaged ledger file, set aside) may have an
+   open entry nobody can see: nothing is sent for it (UNREADABLE) until a person checks it.
+5. The gates judge the read the action would be sent on: ``only_if_status``, then ``max_players``
    for actions that take players off a server (HELD).
-5. Otherwise the action is sent (SEND); open entries of other actions are only named.
+6. Otherwise the action is sent (SEND); open entries of other actions are only named.
 
-``ignore_pending`` skips rules 2 and 3 (the user's "send it anyway").
+``ignore_pending`` skips rules 2 to 4 (the user's "send it anyway").
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ PLAYER_GATED_ACTIONS = ("stop", "restart")
 ALREADY = "already"  # the read shows the requested state: nothing to send
 COUNTED = "counted"  # a restart the ledger holds within min_uptime is the restart
 FOLLOW = "follow"  # an open entry for the same action stands: send nothing, follow it
+UNREADABLE = "unreadable"  # the ledger cannot tell whether the action is already queued
 HELD = "held"  # a gate holds the action back on this read (held_by says which)
 SEND = "send"  # send the action
 
@@ -52,18 +55,21 @@ Plan = collections.namedtuple("Plan", "verdict action entry held_by others")
 Plan.__doc__ = """What to do for one server.
 
 ``action``: the action the server needs (None when ALREADY or COUNTED); ``entry``: the ledger entry
-the verdict rests on (COUNTED, FOLLOW), else None; ``held_by``: HELD_BY_STATUS or HELD_BY_PLAYERS
+the verdict rests on (COUNTED, FOLLOW), or the damage mark (UNREADABLE), else None; ``held_by``: HELD_BY_STATUS or HELD_BY_PLAYERS
 when HELD; ``others``: open entries of other actions (SEND names them).
 """
 
 
-def decide(request, server, entries, now):
-    """The Plan for ``server`` (one read of it) under ``request``, given the ledger's ``entries`` for it at ``now``."""
+def decide(request, server, entries, now, unreadable=None):
+    """The Plan for ``server`` (one read of it) under ``request``, given the ledger's ``entries`` for it at ``now``.
+
+    ``unreadable``: the ledger's damage mark covering the server (Ledger.unreadable), or None.
+    """
     action = planned_action(request, server)
     if action is None:
         return Plan(ALREADY, None, None, None, ())
     if request.ignore_pending:
-        entries = ()
+        entries, unreadable = (), None
     if action == "restart":
         recent = pending.recent_restart(entries, now, request.min_uptime)
         if recent is not None:
@@ -71,6 +77,8 @@ def decide(request, server, entries, now):
     standing = pending.same_action(entries, action)
     if standing is not None:
         return Plan(FOLLOW, action, standing, None, ())
+    if unreadable is not None:
+        return Plan(UNREADABLE, action, unreadable, None, ())
     held_by = held_by_gate(request, server, action)
     if held_by is not None:
         return Plan(HELD, action, None, held_by, ())

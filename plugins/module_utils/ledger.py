@@ -20,13 +20,28 @@ The first three are *open*: an open entry for the same server and action means t
 action is not sent again.  Entries of any state are forgotten after ``horizon`` seconds
 (DEFAULT_HORIZON, or $GAMEPANEL_LEDGER_HORIZON), counted from when they were queued.
 
-Storage: BUCKETS files of the token's StateFiles (``ledger.00`` to ``ledger.31``; a server's
-entries are all in the one its id hashes to), each written durably (a new file renamed over
+Keyed by the panel, never by the token: what an entry records (an action on a server of a
+panel) does not depend on the credential that sent it, so a run with a rotated token, or a CI
+job's token beside an operator's, sees every entry.  Server ids are the panel's own, so the
+entries of two accounts on one panel cannot collide.  (The rate budget stays per token, as the
+panel counts it.)  Entries of the earlier layout, kept per token, are moved over once
+(ledger_upgrade.py).
+
+Storage: BUCKETS files of the panel's StateFiles (``panel-<hash>.ledger.00`` to ``.ledger.31``;
+a server's entries are all in the one its id hashes to), each written durably (a new file renamed over
 the old one) so that a crash at any instant leaves either the old bucket or the new one,
 never a torn one.  Buckets keep each write small and let processes working on different
 servers write at once: with one file, every write of a 1,000-server fleet rewrote every
 entry under one lock.  They hold server ids, actions, times and the read each decision
 rested on: never the token.
+
+Never silent, never blind: when the state directory cannot be used or a write fails, the
+ledger lives in this process (``durable`` false) and ``problem`` says why, for every task to
+warn.  A bucket file that does not parse is set aside (state.py) and the fresh bucket keeps a
+*damage mark*: until a person clears it, the servers of that bucket may have open entries
+nobody can read, so no action is sent for them (``unreadable``; the decision's UNREADABLE).
+A mark is cleared for one server by sending with ``ignore_pending``, for all of its servers by
+deleting the kept-aside file once inspected, and lapses after the horizon like any entry.
 """
 
 from __future__ import annotations
@@ -34,7 +49,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
+from ansible_collections.gamepanel.panel.plugins.module_utils.state import DamagedFile, StateFiles
 
 SENDING = "sending"
 QUEUED = "queued"
@@ -57,6 +72,24 @@ LEDGER_FACT = "gamepanel_ledger"
 
 # The fields of an entry that server_info and the fleet report show.
 PUBLIC_FIELDS = ("id", "action", "queued_at", "state")
+
+
+# What a task says when the ledger cannot be kept: the why, then what to do.
+OFF_WARNING = "exactly once across runs is off: %s; %s"
+OFF_ADVICE = (
+    "until it is fixed a re-run cannot see what this run queued and may queue it again: make the state "
+    "directory writable, or set GAMEPANEL_STATE_DIR to a writable directory"
+)
+
+
+def panel_of(client):
+    """What identifies the panel a client talks to: its API variant and normalized base URL."""
+    return "%s %s" % (client.api_variant, client.base_url)
+
+
+def panel_key(panel):
+    """The StateFiles key of a panel's ledger: a hash of the panel, never of a token."""
+    return "panel-" + hashlib.sha256(panel.encode("utf-8")).hexdigest()
 
 
 def horizon_from_environment():
@@ -114,12 +147,22 @@ def _valid(entry):
     )
 
 
+def _bucket_shape(document):
+    """What is wrong with a bucket document's shape, or None."""
+    if not isinstance(document.get("entries", {}), dict):
+        return "its entries are not a JSON object"
+    if not isinstance(document.get("damaged", []), list):
+        return "its damage marks are not a list"
+    return None
+
+
 class Ledger(object):
-    """The ledger of one token on one panel (``panel``: the API variant and base URL).
+    """The ledger of one panel (``panel``: the API variant and base URL), whatever the token.
 
     ``clock.time()`` is wall time, the common time of every process and of the next
     job.  When the state directory is unusable the ledger lives in this process only
-    (``durable`` is false): nothing fails, but nothing is remembered across runs.
+    (``durable`` is false, ``problem`` says why): nothing fails, but nothing is remembered
+    across runs, and the tasks say so (``warnings``).
     """
 
     def __init__(self, files, panel, clock, horizon=None):
@@ -128,17 +171,30 @@ class Ledger(object):
         self.clock = clock
         self.horizon = horizon_from_environment() if horizon is None else float(horizon)
         self.durable = files.usable
+        self.problem = None if files.usable else files.problem  # why exactly once across runs is off
+        self.notices = []  # damaged files this process found and set aside
         self._memory = {}  # bucket kind -> document, when the state directory is unusable
 
     @classmethod
     def for_client(cls, client, horizon=None, directory=None):
-        """The ledger of ``client``'s token and panel, in the state directory the rate budget uses."""
-        return cls(
-            StateFiles(client.state_key, directory),
-            "%s %s" % (client.api_variant, client.base_url),
-            client.clock,
-            horizon,
-        )
+        """The ledger of ``client``'s panel, in the state directory the rate budget uses.
+
+        Entries that the token-keyed layout of earlier releases holds for this panel are moved over first.
+        """
+        # imported here: the upgrade builds on this class
+        from ansible_collections.gamepanel.panel.plugins.module_utils.ledger_upgrade import move_token_buckets
+
+        panel = panel_of(client)
+        ledger = cls(StateFiles(panel_key(panel), directory, probe=LEDGER_KIND + ".lock"), panel, client.clock, horizon)
+        move_token_buckets(ledger)
+        return ledger
+
+    def warnings(self):
+        """What every task using this ledger must say: that it is off (and why), and the files set aside."""
+        found = list(self.notices)
+        if self.problem is not None:
+            found.append(OFF_WARNING % (self.problem, OFF_ADVICE))
+        return found
 
     # -- reading -------------------------------------------------------------------------
 
@@ -155,7 +211,50 @@ class Ledger(object):
         return self.files.path(bucket_kind(server_id))
 
     def _read(self, kind):
+        if not self.durable:
+            return self._memory.get(kind, {})
+        try:
+            return self.files.read(kind, strict=True, shape=_bucket_shape)
+        except DamagedFile:
+            self._update(kind, lambda document: None)  # sets the file aside under the lock, leaves the mark
         return self.files.read(kind) if self.durable else self._memory.get(kind, {})
+
+    def unreadable(self, server_id):
+        """The damage mark covering ``server_id`` (kept_as, why, at), or None: see the module's docstring."""
+        return self.unreadable_among([server_id]).get(server_id)
+
+    def unreadable_among(self, server_ids):
+        """``{server_id: damage mark}`` for those of ``server_ids`` a damage mark covers (each bucket read once)."""
+        by_kind = {}
+        for server_id in server_ids:
+            by_kind.setdefault(bucket_kind(server_id), []).append(server_id)
+        now, found = self.clock.time(), {}
+        for kind, ids in by_kind.items():
+            marks = [mark for mark in self._read(kind).get("damaged") or [] if self._standing(mark, now)]
+            for server_id in ids:
+                for mark in reversed(marks):
+                    if server_id not in (mark.get("cleared") or []):
+                        found[server_id] = dict(mark)
+                        break
+        return found
+
+    def _standing(self, mark, now):
+        """Whether a damage mark still holds: its file kept aside is there, and it is younger than the horizon."""
+        return (
+            isinstance(mark, dict)
+            and isinstance(mark.get("at"), (int, float))
+            and now - mark["at"] <= self.horizon
+            and os.path.exists(str(mark.get("kept_as")))
+        )
+
+    def _quarantined(self, damage):
+        """The new document of a bucket whose file was set aside: empty, with a damage mark."""
+        self.notices.append(
+            "The ledger file %s could not be read (%s). It was kept aside as %s, and the servers whose entries it may "
+            "hold are not acted on until they are checked (see the ledger in the server_control guide)."
+            % (damage.path.split(".damaged-")[0], damage.why, damage.path)
+        )
+        return {"entries": {}, "damaged": [{"kept_as": damage.path, "why": damage.why, "at": self.clock.time()}]}
 
     def open_entries(self, server_id=None):
         return [entry for entry in self.entries(server_id) if is_open(entry)]
@@ -210,6 +309,10 @@ class Ledger(object):
             if existing is not None and is_open(existing) and not replace:
                 return None, dict(existing)
             entries[key] = entry
+            if replace:  # the user checked this server: a damage mark no longer holds it back
+                for mark in document.get("damaged") or []:
+                    if isinstance(mark, dict) and server_id not in (mark.get("cleared") or []):
+                        mark["cleared"] = list(mark.get("cleared") or []) + [server_id]
             return dict(entry), None
 
         return self._update(bucket_kind(server_id), change)
@@ -309,9 +412,14 @@ class Ledger(object):
     def _update(self, kind, change):
         if self.durable:
             try:
-                return self.files.update(kind, change, durable=True)
-            except OSError:
-                self.durable = False  # degrade to this process, as the other shared state does
+                return self.files.update(kind, change, durable=True, quarantine=self._quarantined, shape=_bucket_shape)
+            except OSError as error:
+                # degrade to this process, as the other shared state does, and say so
+                self.durable = False
+                self.problem = "writing the ledger file %s failed (%s)" % (
+                    self.files.path(kind),
+                    error.strerror or error.__class__.__name__,
+                )
         return change(self._memory.setdefault(kind, {}))
 
 

@@ -41,8 +41,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import (
 STATE_FOR_ACTION = {"start": "started", "stop": "stopped", "restart": "restarted"}
 
 HOW_TO_CLEAR = (
-    "Once the agent is back or the server was checked, set ignore_pending: true to send it anyway, "
-    "or delete this token's .ledger.* files in the state directory."
+    "Once the agent is back or the server was checked, set ignore_pending: true to send it anyway "
+    "(the ledger is the panel's, shared by every token: see the ledger in the server_control guide)."
 )
 
 
@@ -166,6 +166,16 @@ def pending_timeout_message(entry, label, timeout, last_status):
     return (
         "%s Within wait_timeout (%s s) no read showed it applied (last status seen: %s). Nothing new was sent. %s"
         % (pending_sentence(entry, label), timeout, last_status, HOW_TO_CLEAR)
+    )
+
+
+def unreadable_message(mark, action, label):
+    """Why nothing is sent for a server whose ledger entries were in a file that could not be read."""
+    return (
+        "The ledger file that holds the entries of %s could not be read (%s) and was kept aside as %s, so a %s "
+        "may already be queued for it: nothing was sent. Check the server in the panel, then send it with "
+        "ignore_pending: true; or, once the kept-aside file was inspected, delete it to clear every server it covered."
+        % (label, mark.get("why"), mark.get("kept_as"), action)
     )
 
 

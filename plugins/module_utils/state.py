@@ -23,8 +23,14 @@ not JSON reads as an empty object.  Files whose loss would cost more than a paus
 then renamed over the old one, so a crash at any instant leaves one or the other whole.
 
 When the directory or locking is unusable (read-only home, no ``fcntl``), ``usable``
-is false and callers quietly work per process: nothing fails because state cannot
-be shared.
+is false (``problem`` says why) and callers work per process: nothing fails because
+state cannot be shared.  What that costs is the caller's to say: the rate budget
+only loses its sharing, the ledger its memory across runs, and it warns.
+
+A file whose loss matters (the ledger) is read strictly: one that does not parse as
+the expected JSON object raises DamagedFile, and ``update(..., quarantine=...)``
+renames it aside (``<name>.damaged-<UTC time>``, never overwritten) before writing
+anew, so that what it held stays there for a person to inspect.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 
 try:
     import fcntl
@@ -47,27 +54,49 @@ def state_directory(directory=None):
     return os.path.expanduser(directory or os.environ.get(STATE_DIR_ENV) or DEFAULT_STATE_DIR)
 
 
+class DamagedFile(Exception):
+    """A state file that must be read strictly does not hold a JSON object."""
+
+    def __init__(self, path, why):
+        super(DamagedFile, self).__init__("%s: %s" % (path, why))
+        self.path = path
+        self.why = why
+
+
 def key_for_token(api_token):
     """The name under which a token's state is kept: the hex SHA-256 of the token."""
     return hashlib.sha256(api_token.encode("utf-8")).hexdigest()
 
 
+# The file every StateFiles creates to prove the directory usable (the rate budget's own).
+PROBE_KIND = "budget"
+
+
 class StateFiles(object):
     """The state files of one key under one directory."""
 
-    def __init__(self, key, directory=None):
+    def __init__(self, key, directory=None, probe=PROBE_KIND):
+        """``probe``: the kind of the file created to prove the directory writable (None: only look)."""
         self.key = key
         self.directory = state_directory(directory)
         self.usable = False
+        self.problem = None  # why the directory cannot be used, when it cannot
         if fcntl is None:
+            self.problem = "this controller has no file locking (fcntl), so no state can be shared"
             return
         try:
+            if probe is None:
+                self.usable = os.path.isdir(self.directory)
+                return
             if not os.path.isdir(self.directory):
                 os.makedirs(self.directory, mode=0o700, exist_ok=True)
                 os.chmod(self.directory, 0o700)
-            probe = self.path("budget")
-            os.close(os.open(probe, os.O_RDWR | os.O_CREAT, 0o600))
-        except OSError:
+            os.close(os.open(self.path(probe), os.O_RDWR | os.O_CREAT, 0o600))
+        except OSError as error:
+            self.problem = "the state directory %s cannot be used (%s)" % (
+                self.directory,
+                error.strerror or error.__class__.__name__,
+            )
             return
         self.usable = True
 
@@ -77,28 +106,36 @@ class StateFiles(object):
     def path(self, kind):
         return os.path.join(self.directory, "%s.%s" % (self.key, kind))
 
-    def read(self, kind):
-        """The file's object, read under a shared lock ({} when missing or unreadable as JSON)."""
+    def read(self, kind, strict=False, shape=None):
+        """The file's object, read under a shared lock ({} when missing).
+
+        A file that is not a JSON object reads as {}, or raises DamagedFile when ``strict``
+        (also when ``shape(document)``, if given, names what is wrong with it).
+        """
         try:
             fd = os.open(self.path(kind), os.O_RDONLY)
         except FileNotFoundError:
             return {}
         try:
             fcntl.flock(fd, fcntl.LOCK_SH)
-            return _decode(_read_all(fd))
+            data = _read_all(fd)
         finally:
             os.close(fd)  # also releases the lock
+        return decode_strict(data, self.path(kind), shape) if strict else _decode(data)
 
-    def update(self, kind, change, durable=False):
+    def update(self, kind, change, durable=False, quarantine=None, shape=None):
         """Apply ``change(document)`` under an exclusive lock and write the document back.
 
         ``change`` edits the dict in place and returns what ``update`` returns; it must
         not sleep nor send requests (every other process waits meanwhile).  OSError
         propagates: the caller decides how to degrade.  ``durable``: write a new file and
         rename it over the old one instead of rewriting in place (slower, never torn).
+        ``quarantine`` (durable only): a damaged file is renamed aside and the change
+        starts from ``quarantine(DamagedFile)``, a new document, instead of from nothing
+        (``shape`` as for ``read``).
         """
         if durable:
-            return self._replace(kind, change)
+            return self._replace(kind, change, quarantine, shape)
         fd = os.open(self.path(kind), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -112,16 +149,24 @@ class StateFiles(object):
         finally:
             os.close(fd)
 
-    def _replace(self, kind, change):
+    def _replace(self, kind, change, quarantine=None, shape=None):
         # The lock lives on a file of its own: the data file is a new inode after each write.
         lock = os.open(self.path(kind + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 with open(self.path(kind), "rb") as current:
-                    document = _decode(current.read())
+                    data = current.read()
             except FileNotFoundError:
-                document = {}
+                data = None
+            if quarantine is None:
+                document = _decode(data or b"")
+            else:
+                try:
+                    document = decode_strict(data, self.path(kind), shape)
+                except DamagedFile as damage:
+                    damage.path = self._set_aside(kind)
+                    document = quarantine(damage)
             outcome = change(document)
             data = json.dumps(document, separators=(",", ":")).encode("ascii")
             staging = self.path("%s.new-%d" % (kind, os.getpid()))
@@ -136,6 +181,16 @@ class StateFiles(object):
             return outcome
         finally:
             os.close(lock)
+
+    def _set_aside(self, kind):
+        """Rename the file of ``kind`` to a name of its own (never over another file); returns the new path."""
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        for attempt in range(1000):
+            aside = self.path("%s.damaged-%s%s" % (kind, stamp, "" if attempt == 0 else "-%d" % attempt))
+            if not os.path.exists(aside):
+                os.rename(self.path(kind), aside)
+                return aside
+        raise OSError("no free name to keep %s aside" % self.path(kind))
 
 
 def _sync_directory(directory):
@@ -165,6 +220,27 @@ def _read_all(fd):
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
+
+
+def decode_strict(data, path, shape=None):
+    """``data`` (None: no file) as a JSON object; DamagedFile when it is anything else, an empty file included.
+
+    A file written whole is never empty: an empty one was cut short (a full disk, an interrupted copy).
+    """
+    if data is None:
+        return {}
+    if not data.strip():
+        raise DamagedFile(path, "empty")
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except ValueError as error:
+        raise DamagedFile(path, "not JSON (%s)" % error)
+    if not isinstance(document, dict):
+        raise DamagedFile(path, "a JSON %s where an object belongs" % type(document).__name__)
+    wrong = shape(document) if shape is not None else None
+    if wrong:
+        raise DamagedFile(path, wrong)
+    return document
 
 
 def _decode(data):

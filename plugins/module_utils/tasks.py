@@ -90,10 +90,14 @@ SERVER_CONTROL = _server_control_spec()
 SERVER_INFO = _server_info_spec()
 
 
-def _with_warnings(client, result):
-    """``result`` plus the client's warnings, which both ways of running show as the task's warnings."""
-    if client.warnings:
-        result["warnings"] = list(client.warnings)
+def _with_warnings(client, result, ledger=None):
+    """``result`` plus the client's and the ledger's warnings, which both ways of running show as the task's warnings.
+
+    The ledger's say when exactly once across runs is off, and which damaged files were set aside.
+    """
+    warnings = list(client.warnings) + (ledger.warnings() if ledger is not None else [])
+    if warnings:
+        result["warnings"] = warnings
     return result
 
 
@@ -122,12 +126,14 @@ def server_control(params, check_mode=False, diff=False, carried=None, peers=0):
         if carried is not None:
             failure.result["ansible_facts"] = ledger_facts(ledger, carried, params)
         # The message puts the panel's error in context (was anything queued?).
-        raise failure_from_error(failure.error, msg=failure.message, **_with_warnings(client, failure.result)) from None
+        raise failure_from_error(
+            failure.error, msg=failure.message, **_with_warnings(client, failure.result, ledger)
+        ) from None
     finally:
         shared.close()
     if carried is not None:
         result["ansible_facts"] = ledger_facts(ledger, carried, params)
-    return _with_warnings(client, result)
+    return _with_warnings(client, result, ledger)
 
 
 def ledger_facts(ledger, carried, params):
@@ -153,5 +159,6 @@ def server_info(params, check_mode=False, diff=False):
         )
     except PanelError as error:
         raise failure_from_error(error, client, **_with_warnings(client, dict(servers=[], pending=[]))) from None
-    pending = still_open(Ledger.for_client(client), servers, read_started, CONTROL_DEFAULTS["stopped_statuses"])
-    return _with_warnings(client, dict(changed=False, servers=servers, pending=pending, api=client.stats))
+    ledger = Ledger.for_client(client)
+    pending = still_open(ledger, servers, read_started, CONTROL_DEFAULTS["stopped_statuses"])
+    return _with_warnings(client, dict(changed=False, servers=servers, pending=pending, api=client.stats), ledger)

@@ -40,7 +40,7 @@ def registered(ansible, playbook, **kwargs):
 
 def control(ansible, **options):
     """Run the one-task playbook with ``sc_<option>`` extra vars; returns the task's result."""
-    run_options = {key: options.pop(key) for key in ("token", "variant", "check", "diff") if key in options}
+    run_options = {key: options.pop(key) for key in ("token", "variant", "check", "diff", "env") if key in options}
     extra_vars = {"sc_" + key: value for key, value in options.items()}
     return registered(ansible, CONTROL, extra_vars=extra_vars, **run_options)["control"]
 
