@@ -16,6 +16,10 @@ the emulator's default fleet, with the agent of one server away:
    applied, one POST in all;
 4. a last run sends nothing and finds the server done.
 
+Each runs twice: with one token throughout, and with the token rotated between the first run and
+the re-run (a new token created, the old one revoked, as the panel documents it): the ledger is the
+panel's, so the re-runs with the new token see what the old one queued.
+
 Agents and time are driven through the emulator's controls, never by waiting for the clock.
 """
 
@@ -56,10 +60,12 @@ ACTION = {"restart_fleet": "restart", "maintenance": "restart", "ensure_online":
 RERUN = {"restart": (0, "unchanged"), "start": (2, "failed")}
 
 
+@pytest.mark.parametrize("rotated", [False, True], ids=["same-token", "rotated-token"])
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_a_rerun_after_a_deferred_action_sends_it_no_second_time(ansible, emulator, name):
+def test_a_rerun_after_a_deferred_action_sends_it_no_second_time(ansible, emulator, name, rotated):
     server_id, variables, summary_task, done_result, done_reason = SCENARIOS[name]
     control = emulator.control
+    later = {}
     control.disconnect(server_id)
     settings = dict(variables, target=server_id)
 
@@ -69,9 +75,12 @@ def test_a_rerun_after_a_deferred_action_sends_it_no_second_time(ansible, emulat
     assert outcome["result"] == "failed" and QUEUED_MESSAGE in outcome["reason"], outcome
     assert outcome["pending"] is None  # this run queued it
     assert control.counters()["posts"] == {server_id: 1}
+    if rotated:
+        later["token"] = control.create_token("acme", "olivia", "rotated-control", "control")
+        control.revoke_token("owner-control")
 
     # The re-run, the agent still away: nothing sent, the host said to be waiting on the earlier action.
-    again = job(ansible, name, extra_vars=settings, inventory=INVENTORY)
+    again = job(ansible, name, extra_vars=settings, inventory=INVENTORY, **later)
     rc, result = RERUN[ACTION[name]]
     assert again.rc == rc, again.describe()
     counters = control.counters()
@@ -104,7 +113,7 @@ def test_a_rerun_after_a_deferred_action_sends_it_no_second_time(ansible, emulat
     if ACTION[name] == "restart":
         assert counters["restarts"] == {server_id: 1}
 
-    last = job(ansible, name, extra_vars=settings, inventory=INVENTORY)
+    last = job(ansible, name, extra_vars=settings, inventory=INVENTORY, **later)
     assert last.rc == 0, last.describe()
     counters = control.counters()
     assert counters["posts"] == {server_id: 1} and counters["actions_applied"] == {server_id: 1}
