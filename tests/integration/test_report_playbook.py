@@ -165,3 +165,17 @@ def test_report_of_the_servers_a_target_matches(ansible, emulator, tmp_path):
     assert refused.rc != 0
     assert "could not be read" in refused.stdout and "HTTP 401" in refused.stdout
     assert not (tmp_path / "none").exists()
+
+
+def test_the_report_says_when_the_ledger_cannot_be_kept(ansible, emulator, tmp_path):
+    """With no usable state directory the pending column may miss actions: the run says why."""
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the state directory should be")
+    run = ansible.playbook(REPORT, env={"GAMEPANEL_STATE_DIR": str(blocker / "state")})
+    assert run.rc == 0, run.describe()
+    said = run.result(ROLE + "Say when the pending actions may be incomplete")["msg"]
+    assert said.startswith("The pending column may be incomplete: exactly once across runs is off: ")
+    assert str(blocker / "state") in said
+    quiet = ansible.playbook(REPORT)
+    assert quiet.rc == 0, quiet.describe()
+    assert quiet.result(ROLE + "Say when the pending actions may be incomplete").get("skipped") is True
