@@ -173,6 +173,20 @@ def test_a_stop_in_the_ledger_makes_the_event_expected_and_no_incident():
     assert event["expected"] is True and event["expected_by"]["action"] == "stop" and event["incidents"] == 0
 
 
+def test_a_stop_queued_with_another_token_is_still_expected_after_a_rotation():
+    class QueuingClient(object):  # the task that queued the stop used the token before the rotation
+        api_variant, base_url = FakeClient.api_variant, FakeClient.base_url
+        state_key = "d" * 64
+        clock = Clock()
+
+    entry = Ledger.for_client(QueuingClient()).claim("a", "stop", before={"status": "online"})[0]
+    Ledger.for_client(QueuingClient()).mark(entry, QUEUED)
+    source = watcher([[server("a")], [server("a", "offline", 0)]])
+    assert source.client.state_key != QueuingClient.state_key
+    event = run(source, reads=2)[0]["gamepanel"]
+    assert event["expected"] is True and event["expected_by"]["action"] == "stop"
+
+
 def test_crash_looping_after_the_limit_within_the_window():
     up, down = [server("a")], [server("a", "offline", 0)]
     source = watcher([up, down, up, down, up, down], crash_limit=3)
