@@ -15,8 +15,14 @@ Changes, one event per server and read at most, compared with the previous succe
 
 A server whose status is the same and whose uptime did not go back gives no event, whatever
 else changed (players, name, counters). The first read is the baseline: it gives no event at
-all (no ``added`` for the fleet as it was when the watcher started). Servers without an id
-cannot be followed and are ignored.
+all (no ``added`` for the fleet as it was when the watcher started), except one:
+
+* ``found_stopped`` (first read only, unless turned off): a server already in a stopped status
+  that no stop in the ledger explains.  A watcher that was down (its activation restarted, a
+  node drained) cannot know what happened meanwhile; a stopped server nobody asked to stop is
+  most likely one that crashed then.
+
+Servers without an id cannot be followed and are ignored.
 
 ``expected`` is true when an entry of the ledger (module_utils/ledger.py: what the collection
 queued) explains the change: its action fits the change (see ``action_fits``), it was queued
@@ -38,7 +44,8 @@ ADDED = "added"
 REMOVED = "removed"
 STATUS_CHANGED = "status_changed"
 RESTARTED = "restarted"
-KINDS = (STATUS_CHANGED, RESTARTED, ADDED, REMOVED)
+FOUND_STOPPED = "found_stopped"
+KINDS = (STATUS_CHANGED, RESTARTED, ADDED, REMOVED, FOUND_STOPPED)
 
 # A ledger entry done this long before the previous read still explains a change: a read
 # may lag behind what the agent did.
@@ -144,7 +151,7 @@ def is_incident(event):
     """An unexpected stop (status changed to a stopped status) or an unexpected restart."""
     if event["expected"]:
         return False
-    return event["kind"] == RESTARTED or (event["kind"] == STATUS_CHANGED and event["stopped"])
+    return event["kind"] in (RESTARTED, FOUND_STOPPED) or (event["kind"] == STATUS_CHANGED and event["stopped"])
 
 
 class FleetWatch(object):
@@ -157,8 +164,9 @@ class FleetWatch(object):
     with the last good one.
     """
 
-    def __init__(self, stopped_statuses=DEFAULT_STOPPED_STATUSES):
+    def __init__(self, stopped_statuses=DEFAULT_STOPPED_STATUSES, found_stopped=True):
         self.stopped_statuses = tuple(stopped_statuses)
+        self.found_stopped = found_stopped
         self.previous = None
         self.previous_seen_at = None
 
@@ -168,12 +176,12 @@ class FleetWatch(object):
 
     def observe(self, servers, seen_at, entries=()):
         current = index_fleet(servers)
-        if self.previous is None:
-            self.previous, self.previous_seen_at = current, seen_at
-            return []
         by_server = {}
         for entry in entries or ():
             by_server.setdefault(entry.get("id"), []).append(entry)
+        if self.previous is None:
+            self.previous, self.previous_seen_at = current, seen_at
+            return self._found_stopped(current, by_server, seen_at) if self.found_stopped else []
         events = []
         for kind, server_id in detect_changes(self.previous, current):
             before, after = self.previous.get(server_id), current.get(server_id)
@@ -184,6 +192,19 @@ class FleetWatch(object):
             )
             events.append(self._event(kind, shown, before, after, entry, seen_at))
         self.previous, self.previous_seen_at = current, seen_at
+        return events
+
+    def _found_stopped(self, current, by_server, seen_at):
+        """The first read's events: servers in a stopped status that no stop the collection queued explains."""
+        events = []
+        for server_id in sorted(current):
+            server = current[server_id]
+            if server.get("status") not in self.stopped_statuses:
+                continue
+            stops = [entry for entry in by_server.get(server_id, ()) if entry.get("action") == "stop"]
+            if explaining_entry(STATUS_CHANGED, server.get("status"), stops, seen_at, None, self.stopped_statuses):
+                continue
+            events.append(self._event(FOUND_STOPPED, server, None, server, None, seen_at))
         return events
 
     def _event(self, kind, shown, before, after, entry, seen_at):

@@ -22,13 +22,15 @@ description:
     stream, so the source reads the fleet every O(interval) seconds (C(GET /servers), one request
     a page) and puts one event on the queue for each change of one server since the previous read.
   - Each event holds the change under the key C(gamepanel) with C(kind) (V(status_changed), V(restarted),
-    V(added) or V(removed)), C(id), C(name), C(game), C(status), C(previous_status), C(uptime_seconds),
+    V(added), V(removed) or V(found_stopped)), C(id), C(name), C(game), C(status), C(previous_status), C(uptime_seconds),
     C(players), C(expected), C(server) (the record as read) and C(host) (the inventory host name the
     C(gamepanel.panel.servers) inventory gives the server), C(stopped), C(incidents), C(crash_looping),
     C(left_alone), C(expected_by) and C(seen_at).
-  - V(restarted) means the uptime went back while the server stayed online. A server whose status and
-    uptime did not change gives no event. The first read is the baseline and gives no event (no V(added)
-    for the fleet as it is when the source starts).
+  - "V(restarted) means the uptime went back while the server stayed online. A server whose status and
+    uptime did not change gives no event. The first read is the baseline: it gives no V(added) for the fleet
+    as it is when the source starts, but with O(found_stopped) one V(found_stopped) event for each server
+    already in a stopped status that no stop the collection queued explains (a server that crashed while the
+    source was not running, for example during a restart of its activation)."
   - C(expected) is true when an action the collection queued (its ledger, in the state directory) explains
     the change; C(expected_by) is that ledger entry (id, action, queued_at, state). A stop explains a change
     away from online, a start a change to anything but a stopped status, a restart any status change and
@@ -75,6 +77,12 @@ options:
     type: list
     elements: str
     default: []
+  found_stopped:
+    description:
+      - Whether the first read reports each server found in a stopped status that the ledger does not
+        explain, as an event of kind V(found_stopped) (C(expected) false, C(previous_status) null).
+    type: bool
+    default: true
   hostname_source:
     description:
       - What the inventory names hosts by (the C(hostname_source) of the C(gamepanel.panel.servers)
@@ -131,6 +139,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.client import Pane
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError, redact  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import Ledger  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_watch  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming  # noqa: E402
 
@@ -265,9 +274,14 @@ class FleetWatcher(object):
         for warning in client.warnings:
             LOGGER.warning("fleet_events: %s", warning)
         self.ledger = Ledger.for_client(client)
-        self.files = self.ledger.files
+        for warning in self.ledger.warnings():
+            LOGGER.warning("fleet_events: %s", warning)
+        # The incident record stays with the token's state, where the fleet report reads it.
+        self.files = StateFiles(client.state_key)
         self.memory_record = fleet_watch.IncidentRecord(panel=self.ledger.panel)
-        self.watch = fleet_watch.FleetWatch(statuses)
+        self.watch = fleet_watch.FleetWatch(
+            statuses, found_stopped=_convert("found_stopped", args.get("found_stopped", True), "bool")
+        )
         self.sanitize = _safe_group_name()
         self.rng = rng or random.random
         self.failures = 0

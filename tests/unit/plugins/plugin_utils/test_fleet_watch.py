@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_watch
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_watch import (
     ADDED,
+    FOUND_STOPPED,
     REMOVED,
     RESTARTED,
     STATUS_CHANGED,
@@ -51,10 +52,34 @@ def entry(server_id, action, queued_at, state="queued", updated_at=None):
 # -- rules ----------------------------------------------------------------------------------
 
 
-def test_the_first_read_is_the_baseline_and_gives_no_event():
-    watch = FleetWatch()
+def test_the_first_read_is_the_baseline_and_gives_no_event_without_found_stopped():
+    watch = FleetWatch(found_stopped=False)
     assert watch.observe([server("a"), server("b", "offline", 0)], 10.0) == []
     assert watch.has_baseline
+
+
+def test_the_first_read_reports_stopped_servers_the_ledger_does_not_explain():
+    watch = FleetWatch()
+    read = [server("a"), server("b", "offline", 0), server("c", "stopped", 0), server("d", "offline", 0)]
+    read.append(server("e", "maintenance", 0))
+    # c: the collection stopped it; d: only a restart is queued, which is no reason to stay down
+    entries = [entry("c", "stop", 5.0, state="done"), entry("d", "restart", 5.0)]
+    events = watch.observe(read, 10.0, entries)
+    assert [(event["kind"], event["id"]) for event in events] == [(FOUND_STOPPED, "b"), (FOUND_STOPPED, "d")]
+    first = events[0]
+    assert (first["expected"], first["stopped"], first["previous_status"], first["status"]) == (
+        False,
+        True,
+        None,
+        "offline",
+    )
+    assert fleet_watch.is_incident(first)
+    assert watch.observe(read, 20.0, entries) == []  # only the first read
+
+
+def test_a_stop_queued_after_the_first_read_does_not_explain_it():
+    events = FleetWatch().observe([server("b", "offline", 0)], 10.0, [entry("b", "stop", 11.0)])
+    assert [event["kind"] for event in events] == [FOUND_STOPPED]
 
 
 def test_each_kind_of_change_gives_one_event():
@@ -212,7 +237,7 @@ def _expected_changes(before, after):
 @settings(max_examples=300, deadline=None)
 @given(steps)
 def test_any_sequence_of_reads_gives_each_change_once_and_expected_only_with_a_matching_entry(sequence):
-    watch = FleetWatch()
+    watch = FleetWatch(found_stopped=False)
     last_good = None
     now = 1000.0
     for read, raw_entries, failed in sequence:

@@ -144,6 +144,7 @@ def test_the_documentation_is_yaml_and_names_every_option():
         "crash_window",
         "hostname_source",
         "leave_alone",
+        "found_stopped",
     }
     assert documentation["extends_documentation_fragment"] == ["gamepanel.panel.panel"]
     examples = yaml.safe_load(fleet_events.EXAMPLES)
