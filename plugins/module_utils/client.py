@@ -304,6 +304,16 @@ class PanelClient(object):
         stats["waited_seconds"] = round(stats["waited_seconds"], 3)
         return stats
 
+    @property
+    def panel(self):
+        """Which panel this client talks to, as results name it: ``{base_url, api_variant}`` (no credentials)."""
+        parts = urlsplit(self.base_url)
+        host = parts.hostname or ""
+        if ":" in host:
+            host = "[%s]" % host
+        netloc = host if parts.port is None else "%s:%d" % (host, parts.port)
+        return {"base_url": "%s://%s%s" % (parts.scheme, netloc, parts.path), "api_variant": self.api_variant}
+
     def supports(self, action):
         """True when the chosen variant can queue ``action`` (start, stop, restart)."""
         return action in self.variant.actions

@@ -90,11 +90,14 @@ SERVER_CONTROL = _server_control_spec()
 SERVER_INFO = _server_info_spec()
 
 
-def _with_warnings(client, result, ledger=None):
-    """``result`` plus the client's and the ledger's warnings, which both ways of running show as the task's warnings.
+def _finished(client, result, ledger=None):
+    """``result`` with the panel it is about, plus the client's and the ledger's warnings (the task's warnings).
 
     The ledger's say when exactly once across runs is off, and which damaged files were set aside.
     """
+    # The panel the task talked to: what identifies its servers across jobs (Automation Platform's node
+    # counting reads it, extensions/audit/event_query.yml).
+    result["panel"] = client.panel
     warnings = list(client.warnings) + (ledger.warnings() if ledger is not None else [])
     if warnings:
         result["warnings"] = warnings
@@ -127,13 +130,13 @@ def server_control(params, check_mode=False, diff=False, carried=None, peers=0):
             failure.result["ansible_facts"] = ledger_facts(ledger, carried, params)
         # The message puts the panel's error in context (was anything queued?).
         raise failure_from_error(
-            failure.error, msg=failure.message, **_with_warnings(client, failure.result, ledger)
+            failure.error, msg=failure.message, **_finished(client, failure.result, ledger)
         ) from None
     finally:
         shared.close()
     if carried is not None:
         result["ansible_facts"] = ledger_facts(ledger, carried, params)
-    return _with_warnings(client, result, ledger)
+    return _finished(client, result, ledger)
 
 
 def ledger_facts(ledger, carried, params):
@@ -158,7 +161,7 @@ def server_info(params, check_mode=False, diff=False):
             include=params["include"],
         )
     except PanelError as error:
-        raise failure_from_error(error, client, **_with_warnings(client, dict(servers=[], pending=[]))) from None
+        raise failure_from_error(error, client, **_finished(client, dict(servers=[], pending=[]))) from None
     ledger = Ledger.for_client(client)
     pending = still_open(ledger, servers, read_started, CONTROL_DEFAULTS["stopped_statuses"])
-    return _with_warnings(client, dict(changed=False, servers=servers, pending=pending, api=client.stats), ledger)
+    return _finished(client, dict(changed=False, servers=servers, pending=pending, api=client.stats), ledger)

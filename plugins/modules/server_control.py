@@ -366,6 +366,21 @@ ansible_facts:
         - Ansible keeps no facts of a failed task; the fleet roles copy it from the failed result. See the AWX guide.
       type: list
       elements: dict
+panel:
+  description:
+    - The panel the task talked to. With a server's C(id) it identifies that server across jobs and tokens
+      (Automation Platform counts managed game servers by it). Never holds the token or other credentials.
+  returned: always, except when the connection options are invalid
+  type: dict
+  contains:
+    base_url:
+      description: The API's base URL as the client uses it (normalized, without user or password).
+      type: str
+      sample: https://panel.example.com/api/v1
+    api_variant:
+      description: The API variant, V(live) or V(planned).
+      type: str
+      sample: live
 api:
   description: Requests this module made to the panel.
   returned: always
