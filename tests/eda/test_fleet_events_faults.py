@@ -39,7 +39,11 @@ def test_the_source_survives_500_429_html_and_a_revoked_token_and_says_why(emula
     queue = asyncio.Queue()
     caplog.set_level(logging.INFO, logger=LOGGER)
 
-    asyncio.run(watcher.run(queue, reads=1))  # the baseline
+    asyncio.run(watcher.run(queue, reads=1))  # the baseline: it reports the servers found stopped
+    assert [(event["kind"], event["id"]) for event in drain(queue)] == [
+        ("found_stopped", "mc-03"),
+        ("found_stopped", "rust-02"),
+    ]
     control.add_fault(kind="status", status=500, method="GET", path="^/servers$", count=1)
     control.add_fault(kind="status", status=429, method="GET", path="^/servers$", count=1)
     control.add_fault(
