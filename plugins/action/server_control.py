@@ -22,9 +22,26 @@ class ActionModule(InProcessAction):
         # The host's ledger fact, as an earlier job left it (AWX fact storage, a fact cache):
         # a job that shares no disk with the last one still knows what that one queued.
         carried = (task_vars.get("ansible_facts") or {}).get(LEDGER_FACT)
+        if params.get("ids") is not None:
+            # one task for many servers: the facts of every host of the batch (each holds its own server's)
+            carried = batch_ledger_facts(task_vars)
         # The hosts of the play's batch run this task alongside this one (unless it runs once):
         # its reads can be shared from the start.
         peers = 1 if self._task.run_once else len(task_vars.get("ansible_play_batch") or [])
         return server_control(
             params, check_mode=check_mode, diff=diff, carried=carried if isinstance(carried, list) else [], peers=peers
         )
+
+
+def batch_ledger_facts(task_vars):
+    """The ledger facts of every host of the play's batch, as one list (their raw values: nothing templated)."""
+    hostvars = task_vars.get("hostvars")
+    carried = []
+    if hostvars is None:
+        return carried
+    for host in task_vars.get("ansible_play_batch") or ():
+        facts = hostvars.raw_get(host).get("ansible_facts") or {}
+        entries = facts.get(LEDGER_FACT)
+        if isinstance(entries, list):
+            carried.extend(entries)
+    return carried

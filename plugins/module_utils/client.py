@@ -166,6 +166,18 @@ def _scrubbed(method):
 CONNECTION_DEFAULTS = {"request_timeout": 30.0, "rate_limit": 120, "retry_timeout": 60.0}
 
 
+class ServerPage(object):
+    """One page of the server list: its URL, its servers (normalised), and when its read started and ended (wall time)."""
+
+    __slots__ = ("url", "servers", "started", "finished")
+
+    def __init__(self, url, servers, started, finished):
+        self.url = url
+        self.servers = servers
+        self.started = started
+        self.finished = finished
+
+
 class PanelClient(object):
     """Client for one panel, one token and one API variant.
 
@@ -332,10 +344,29 @@ class PanelClient(object):
     @_scrubbed
     def list_servers(self):
         """Every server the token can see, normalised, across all pages and envelopes."""
+        servers = []
+        for page in self.server_pages():
+            servers.extend(page.servers)
+        return servers
+
+    def server_pages(self):
+        """The list read page by page: yields a ServerPage per page, as it is read (a generator).
+
+        A server already seen on an earlier page (a boundary that shifted while paging) is left
+        out of later pages: the first copy counts.  Each page is read only when the caller asks
+        for the next one, so a caller can act on a page before the following one is read.
+        """
+        # a generator: the errors of its reads leave it while the caller iterates, so it scrubs them itself
+        try:
+            for page in self._pages():
+                yield page
+        except errors.PanelError as error:
+            raise error.scrub(self._token.reveal()) from None
+
+    def _pages(self):
         url = self._url("servers")
         seen_urls = set()
         seen_ids = set()
-        servers = []
         while url:
             if url in seen_urls:
                 raise errors.PanelApiError(
@@ -348,17 +379,31 @@ class PanelClient(object):
                     "the client stopped." % MAX_PAGES
                 )
             # The first URL is ours and exactly encoded; next-page links are the panel's.
-            response, what = self._request("GET", url, exact=not seen_urls)
+            page, url_after = self._read_page(url, exact=not seen_urls)
             seen_urls.add(url)
-            body = self._json(response, what)
-            for raw in _server_list(body, what):
-                server = _normalize(raw, what)
-                if server["id"] is not None and server["id"] in seen_ids:
-                    continue  # a page boundary that shifted while paging: keep the first copy
-                seen_ids.add(server["id"])
-                servers.append(server)
-            url = self._next_page(body, response, url)
-        return servers
+            page.servers = [server for server in page.servers if server["id"] is None or server["id"] not in seen_ids]
+            seen_ids.update(server["id"] for server in page.servers)
+            yield page
+            url = url_after
+
+    @_scrubbed
+    def read_page(self, page):
+        """Read again the page ``page`` (a ServerPage this client yielded); returns a new ServerPage."""
+        return self._read_page(page.url, exact=page.url == self._url("servers"))[0]
+
+    def _read_page(self, url, exact):
+        started = self.clock.time()
+        response, what = self._request("GET", url, exact=exact)
+        body = self._json(response, what)
+        servers = []
+        ids = set()
+        for raw in _server_list(body, what):
+            server = _normalize(raw, what)
+            if server["id"] is not None and server["id"] in ids:
+                continue
+            ids.add(server["id"])
+            servers.append(server)
+        return ServerPage(url, servers, started, self.clock.time()), self._next_page(body, response, url)
 
     @_scrubbed
     def get_server(self, server_id):

@@ -22,6 +22,7 @@ DEFAULTS = {
     "stopped_statuses": ("offline", "stopped"),
     "ignore_pending": False,
     "confirm_only": False,
+    "max_read_age": 30,
 }
 
 # The task parameters ControlRequest.from_params copies under their own name.
@@ -37,6 +38,7 @@ _REQUEST_OPTIONS = (
     "only_if_status",
     "ignore_pending",
     "confirm_only",
+    "max_read_age",
     "api_variant",
     "rate_limit",
 )
@@ -61,8 +63,10 @@ class ControlRequest:
         only_if_status=None,
         ignore_pending=DEFAULTS["ignore_pending"],
         confirm_only=DEFAULTS["confirm_only"],
+        max_read_age=DEFAULTS["max_read_age"],
         api_variant="live",
         rate_limit=120,
+        ids=None,
     ):
         self.state = state
         self.server_id = server_id
@@ -81,6 +85,10 @@ class ControlRequest:
         self.ignore_pending = ignore_pending
         # Send nothing: confirm the action an earlier task queued (the ledger's entry for it).
         self.confirm_only = confirm_only
+        # ids: the oldest read (seconds) an action may rest on; older, the server is read again first.
+        self.max_read_age = max_read_age
+        # The servers of a many-servers task (None: one server, by server_id or name).
+        self.ids = None if ids is None else tuple(ids)
         self.api_variant = api_variant
         self.rate_limit = rate_limit
 
@@ -92,7 +100,9 @@ class ControlRequest:
         the default; a ``rate_limit`` of 0 (pacing off) stays 0.
         """
         options = dict((option, params[option]) for option in _REQUEST_OPTIONS if params.get(option) is not None)
-        return cls(params["state"], server_id=params.get("id"), name=params.get("name"), **options)
+        return cls(
+            params["state"], server_id=params.get("id"), name=params.get("name"), ids=params.get("ids"), **options
+        )
 
     @property
     def action(self):
@@ -111,6 +121,14 @@ class ControlRequest:
             found.append("stopped_statuses must name at least one status.")
         if self.only_if_status is not None and not self.only_if_status:
             found.append("only_if_status must name at least one status (or be left out to act in any status).")
+        if self.max_read_age is None or self.max_read_age <= 0:
+            found.append("max_read_age must be more than 0 seconds.")
+        if self.ids is not None and self.confirm_only:
+            found.append(
+                "confirm_only works on one server (id or name); with ids the task confirms what it sends (wait)."
+            )
+        if self.ids is not None and any(not str(server_id).strip() for server_id in self.ids):
+            found.append("ids must not hold an empty id.")
         if self.confirm_only and self.ignore_pending:
             found.append(
                 "confirm_only sends nothing and ignore_pending asks to send the action anyway: choose one of them."

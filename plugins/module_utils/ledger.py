@@ -206,6 +206,17 @@ class Ledger(object):
             found.extend(self._select(self._read(kind), server_id, now))
         return sorted(found, key=lambda entry: (entry["queued_at"], entry["action"]))
 
+    def entries_of(self, server_ids):
+        """``{server_id: [entries, oldest first]}`` for each of ``server_ids`` (each bucket read once)."""
+        now, found = self.clock.time(), dict((server_id, []) for server_id in server_ids)
+        for kind in sorted(set(bucket_kind(server_id) for server_id in found)):
+            for entry in self._select(self._read(kind), None, now):
+                if entry["id"] in found:
+                    found[entry["id"]].append(entry)
+        for entries in found.values():
+            entries.sort(key=lambda entry: (entry["queued_at"], entry["action"]))
+        return found
+
     def path(self, server_id):
         """The file holding ``server_id``'s entries."""
         return self.files.path(bucket_kind(server_id))
@@ -290,50 +301,87 @@ class Ledger(object):
         (the user's "send it anyway") writes over an open entry.  ``before`` is the
         read the decision rested on (status, uptime and when it was read).
         """
+        return self.claim_many([(server_id, action, before)], replace=replace)[server_id]
+
+    def claim_many(self, claims, replace=False):
+        """``claim`` for several servers at once, one write per bucket: ``claims`` holds ``(server_id, action, before)``.
+
+        Returns ``{server_id: (entry, standing)}`` as ``claim`` would for each.
+        """
         now = self.clock.time()
-        entry = {
-            "id": server_id,
-            "action": action,
-            "panel": self.panel,
-            "queued_at": now,
-            "updated_at": now,
-            "state": SENDING,
-            "before": before or {},
-            "owner": "%s@%s" % (os.getpid(), _hostname()),
-        }
-        key = entry_key(self.panel, server_id, action)
+        owner = "%s@%s" % (os.getpid(), _hostname())
+        by_bucket = {}
+        for server_id, action, before in claims:
+            entry = {
+                "id": server_id,
+                "action": action,
+                "panel": self.panel,
+                "queued_at": now,
+                "updated_at": now,
+                "state": SENDING,
+                "before": before or {},
+                "owner": owner,
+            }
+            by_bucket.setdefault(bucket_kind(server_id), []).append(entry)
 
-        def change(document):
-            entries = self._pruned(document, now)
-            existing = entries.get(key)
-            if existing is not None and is_open(existing) and not replace:
-                return None, dict(existing)
-            entries[key] = entry
-            if replace:  # the user checked this server: a damage mark no longer holds it back
-                for mark in document.get("damaged") or []:
-                    if isinstance(mark, dict) and server_id not in (mark.get("cleared") or []):
-                        mark["cleared"] = list(mark.get("cleared") or []) + [server_id]
-            return dict(entry), None
+        def change_for(wanted):
+            def change(document):
+                entries = self._pruned(document, now)
+                answers = {}
+                for entry in wanted:
+                    key = entry_key(self.panel, entry["id"], entry["action"])
+                    existing = entries.get(key)
+                    if existing is not None and is_open(existing) and not replace:
+                        answers[entry["id"]] = (None, dict(existing))
+                        continue
+                    entries[key] = entry
+                    if replace:  # the user checked this server: a damage mark no longer holds it back
+                        for mark in document.get("damaged") or []:
+                            if isinstance(mark, dict) and entry["id"] not in (mark.get("cleared") or []):
+                                mark["cleared"] = list(mark.get("cleared") or []) + [entry["id"]]
+                    answers[entry["id"]] = (dict(entry), None)
+                return answers
 
-        return self._update(bucket_kind(server_id), change)
+            return change
+
+        answers = {}
+        for kind, wanted in sorted(by_bucket.items()):
+            answers.update(self._update(kind, change_for(wanted)))
+        return answers
 
     def mark(self, entry, state):
         """Move ``entry`` (as claim returned it) to ``state``; returns the entry as written, None if it is gone."""
+        return self.mark_many([entry], state)[0]
+
+    def mark_many(self, entries, state):
+        """``mark`` for several entries at once, one write per bucket; returns the entries as written, in order."""
         if state not in STATES:
             raise ValueError("unknown ledger state %r" % (state,))
         now = self.clock.time()
-        key = entry_key(self.panel, entry["id"], entry["action"])
+        by_bucket = {}
+        for position, entry in enumerate(entries):
+            by_bucket.setdefault(bucket_kind(entry["id"]), []).append((position, entry))
 
-        def change(document):
-            entries = self._pruned(document, now)
-            current = entries.get(key)
-            # Only the entry this process wrote: a newer claim (replace) is not ours to move.
-            if current is None or current.get("queued_at") != entry["queued_at"]:
-                return None
-            current.update(state=state, updated_at=now)
-            return dict(current)
+        def change_for(wanted):
+            def change(document):
+                current_entries = self._pruned(document, now)
+                written = {}
+                for position, entry in wanted:
+                    current = current_entries.get(entry_key(self.panel, entry["id"], entry["action"]))
+                    # Only the entry this process wrote: a newer claim (replace) is not ours to move.
+                    if current is None or current.get("queued_at") != entry["queued_at"]:
+                        written[position] = None
+                        continue
+                    current.update(state=state, updated_at=now)
+                    written[position] = dict(current)
+                return written
 
-        return self._update(bucket_kind(entry["id"]), change)
+            return change
+
+        written = {}
+        for kind, wanted in sorted(by_bucket.items()):
+            written.update(self._update(kind, change_for(wanted)))
+        return [written[position] for position in range(len(entries))]
 
     def drop(self, entry):
         """Remove ``entry`` (as claim returned it) if it is still the one this process wrote; returns whether it was."""

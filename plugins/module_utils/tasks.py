@@ -24,6 +24,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.control import Con
 from ansible_collections.gamepanel.panel.plugins.module_utils.control_request import DEFAULTS as CONTROL_DEFAULTS
 from ansible_collections.gamepanel.panel.plugins.module_utils.control_request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_control import run_fleet_control
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import LEDGER_FACT, Ledger, merged_entries
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import (
     client_from_params,
@@ -58,6 +59,7 @@ def _server_control_spec():
     spec.update(
         id=dict(type="str"),
         name=dict(type="str"),
+        ids=dict(type="list", elements="str"),
         state=dict(type="str", required=True, choices=["started", "stopped", "restarted"]),
         wait=dict(type="bool", default=CONTROL_DEFAULTS["wait"]),
         wait_timeout=dict(type="int", default=CONTROL_DEFAULTS["wait_timeout"]),
@@ -70,8 +72,9 @@ def _server_control_spec():
         only_if_status=dict(type="list", elements="str"),
         ignore_pending=dict(type="bool", default=CONTROL_DEFAULTS["ignore_pending"]),
         confirm_only=dict(type="bool", default=CONTROL_DEFAULTS["confirm_only"]),
+        max_read_age=dict(type="float", default=CONTROL_DEFAULTS["max_read_age"]),
     )
-    return TaskSpec(spec, mutually_exclusive=[("id", "name")], required_one_of=[("id", "name")])
+    return TaskSpec(spec, mutually_exclusive=[("id", "name", "ids")], required_one_of=[("id", "name", "ids")])
 
 
 def _server_info_spec():
@@ -119,6 +122,8 @@ def server_control(params, check_mode=False, diff=False, carried=None, peers=0):
     ledger = Ledger.for_client(client)
     if carried:
         ledger.merge(carried)
+    if request.ids is not None:
+        return _many_servers(client, request, ledger, check_mode, diff, carried is not None)
     shared = SharedStatusReads.for_client(client, params["rate_limit"], peers=peers)
     shared.join()
     try:
@@ -136,6 +141,25 @@ def server_control(params, check_mode=False, diff=False, carried=None, peers=0):
         shared.close()
     if carried is not None:
         result["ansible_facts"] = ledger_facts(ledger, carried, params)
+    return _finished(client, result, ledger)
+
+
+def _many_servers(client, request, ledger, check_mode, diff, carry):
+    """server_control with ``ids``: one process for all of them (fleet_control.py).
+
+    ``carry``: the caller keeps ledger entries in host facts (the action plugin): the result then
+    holds ``ledger``, each server's entries by id, for the hosts' facts (one host may not hold a fleet's).
+    """
+    try:
+        result = run_fleet_control(client, request, request.ids, ledger=ledger, check_mode=check_mode, diff=diff)
+    except ControlFailed as failure:
+        if carry:
+            failure.result["ledger"] = ledger.entries_of(request.ids)
+        raise failure_from_error(
+            failure.error, msg=failure.message, **_finished(client, failure.result, ledger)
+        ) from None
+    if carry:
+        result["ledger"] = ledger.entries_of(request.ids)
     return _finished(client, result, ledger)
 
 

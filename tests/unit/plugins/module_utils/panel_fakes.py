@@ -22,7 +22,7 @@ import requests
 from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient
+from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient, ServerPage
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
     PanelAmbiguousError,
     PanelApiError,
@@ -260,6 +260,31 @@ class FakeClient:
     def list_servers(self):
         self.record("LIST")
         return [copy.deepcopy(record) for record in self.servers.values()]
+
+    page_size = 100  # servers per page of server_pages()
+
+    def _page(self, number):
+        self.record("LIST")
+        if self.read_failures:
+            raise self.read_failures.pop(0)
+        started = self.clock.time()
+        records = list(self.servers.values())[number * self.page_size : (number + 1) * self.page_size]
+        return ServerPage("page=%d" % number, [copy.deepcopy(record) for record in records], started, started)
+
+    def server_pages(self):
+        number = 0
+        while True:
+            yield self._page(number)
+            number += 1
+            if number * self.page_size >= len(self.servers):
+                return
+
+    def read_page(self, page):
+        return self._page(int(page.url.split("=")[1]))
+
+    @property
+    def lists(self):
+        return [entry for entry in self.log if entry[1] == "LIST"]
 
     def queue_action(self, server_id, action):
         self.record("POST " + action, server_id)
