@@ -267,7 +267,74 @@ def plans(fleet, job_name, settings, hostvars, hosts, window=None):
             server_id=server_id,
             host=host,
         )
+        decided[host]["server_id"] = server_id
     return decided
+
+
+def groups(decided):
+    """The acting hosts of a batch as server_control tasks: ``[{control, ids}]``, one per distinct control.
+
+    A job acts on a batch with one server_control task per group (``ids``): rolling_restart and
+    ensure_online make one group, maintenance at most two (its restarts and its starts).
+    """
+    if not isinstance(decided, dict):
+        raise AnsibleFilterError("fleet_groups expects the plans fleet_plans returned, not %r." % (decided,))
+    found = {}
+    for host in sorted(decided):
+        decided_for_host = decided[host]
+        if not decided_for_host.get("act"):
+            continue
+        control = decided_for_host["control"]
+        key = tuple(sorted((name, repr(value)) for name, value in control.items()))
+        found.setdefault(key, {"control": control, "ids": []})["ids"].append(decided_for_host["server_id"])
+    return [found[key] for key in sorted(found)]
+
+
+def _line_result(line, task_result):
+    """A server's line of a server_control ``ids`` result, in the shape ``outcome`` reads for one server."""
+    return {
+        "changed": line.get("changed"),
+        "skipped_reason": line.get("skipped_reason"),
+        "pending": line.get("pending"),
+        "converged": line.get("converged"),
+        "msg": line.get("msg"),
+        "failed": line.get("failed"),
+        "elapsed": task_result.get("elapsed"),
+        "server": {"status": line.get("status"), "uptime_seconds": line.get("uptime_seconds")},
+    }
+
+
+def outcomes(decided, control=None, check_mode=False):
+    """``{host: {"outcome": gamepanel_outcome, "ledger": entries or None}}`` for every host of a batch.
+
+    ``control`` is the registered loop of the batch's server_control ``ids`` tasks (one per group);
+    a task that failed as a whole (no ``servers``) fails every host of its group with its message.
+    ``ledger`` is the host's server's ledger entries when the task returned them, else None.
+    """
+    lines, whole_failures, ledgers = {}, {}, {}
+    for task_result in (control or {}).get("results") or ():
+        if not isinstance(task_result, dict) or task_result.get("skipped"):
+            continue
+        if isinstance(task_result.get("servers"), list):
+            for line in task_result["servers"]:
+                lines[line.get("id")] = _line_result(line, task_result)
+        else:
+            for server_id in (task_result.get("item") or {}).get("ids") or ():
+                whole_failures[server_id] = task_result
+        ledgers.update(task_result.get("ledger") or {})
+    found = {}
+    for host, decided_for_host in decided.items():
+        server_id = decided_for_host.get("server_id")
+        if server_id in whole_failures:
+            result = dict(whole_failures[server_id], failed=True)
+            found_outcome = outcome(decided_for_host, result, check_mode, failed=True)
+        elif decided_for_host.get("act") and server_id in lines:
+            line = lines[server_id]
+            found_outcome = outcome(decided_for_host, line, check_mode, failed=bool(line["failed"]))
+        else:
+            found_outcome = outcome(decided_for_host, None, check_mode)
+        found[host] = {"outcome": found_outcome, "ledger": ledgers.get(server_id)}
+    return found
 
 
 # -- the outcome --------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ empty (ensure_online: stopped), check-in every 2.5 s without jitter, boot 2 s, a
 runs with a fresh emulator state and a fresh state directory (rate budget, ledger):
 
   noop             ansible.builtin.debug over the same hosts: what Ansible itself costs
+  ids              server_control with ids: the whole fleet in one task (run_once), one process
   task             one server_control task per host as users write it (wait: true)
   fast             the documented fast pattern: wait: false, then confirm_only: true
   rolling_restart  the role over the whole fleet in one batch (min_uptime 0)
@@ -23,8 +24,9 @@ runs with a fresh emulator state and a fresh state directory (rate budget, ledge
 The real floor is what no client can beat: the fleet read (one request per page of 100) and N
 requests to act, the first RATE of them at once and each further RATE a minute later (a token
 that sent nothing in the last minute may spend its whole minute at once; in a sliding minute the
-(RATE + 1)-th request cannot go before 60 s), then one check-in and one boot,
-plus the no-op row measured in the same run. The per-host task also gets its fork floor:
+(RATE + 1)-th request cannot go before 60 s), then one check-in and one boot, then one confirming
+read of the fleet, plus the no-op row measured in the same run. ``--agents real`` gives the agents
+a 30 s check-in and a 60 s boot (the fast default: 2.5 s and 2 s). The per-host task also gets its fork floor:
 max(ceil(N / forks) x (check-in + boot), the panel's part of the real floor) + the no-op.
 Requests, 429s and restarts come from the emulator's counters; peak memory is the PSS of
 ansible-playbook and all its processes (bench_fleet.MemorySampler). Nothing is asserted
@@ -50,16 +52,27 @@ from bench_fleet import (  # pylint: disable=import-error
     CHECKIN_SECONDS,
     COLLECTION_PLAY,
     NOOP_PLAY,
+    PAGE_SIZE,
     PLANS,
     TOKEN,
     TOKEN_NAME,
     Bench,
-    panel_floor,
+    send_seconds,
 )
 from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position,import-error
 
 DEFAULT_ROWS = ["60:pro:20", "60:team:20", "200:team:50", "200:pro:50", "1000:team:50"]
-JOBS = ["noop", "task", "fast", "rolling_restart", "maintenance", "ensure_online", "restart_fleet", "second_consumer"]
+JOBS = [
+    "noop",
+    "ids",
+    "task",
+    "fast",
+    "rolling_restart",
+    "maintenance",
+    "ensure_online",
+    "restart_fleet",
+    "second_consumer",
+]
 
 FAST_PLAY = """
 - name: Restart the fleet, queue first and confirm after
@@ -82,6 +95,20 @@ FAST_PLAY = """
 """
 
 
+IDS_PLAY = """
+- name: The fleet in one task
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: Restart every server of the play, one process for all
+      gamepanel.panel.server_control:
+        # the bench's inventory names hosts by their server id (hostname_source: id)
+        ids: "{{ ansible_play_hosts }}"
+        state: restarted
+      run_once: true
+"""
+
+
 def role_play(role, variables):
     lines = "".join("    %s: %s\n" % (key, value) for key, value in variables.items())
     return (
@@ -91,6 +118,7 @@ def role_play(role, variables):
 
 
 PLAYS = {
+    "ids": IDS_PLAY,
     "task": COLLECTION_PLAY,
     "fast": FAST_PLAY,
     "rolling_restart": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}),
@@ -129,11 +157,19 @@ class SecondConsumer(threading.Thread):
         self.join()
 
 
+# Agent timing: the emulator's fast agents, or agents that behave like real ones.
+AGENTS = {"fast": (CHECKIN_SECONDS, BOOT_SECONDS), "real": (30.0, 60.0)}
+
+
 class EngineBench(Bench):
+    agents = "fast"
+
     def prepare_fleet(self, plan, stopped=False):
         """A fresh emulator state: every server online and empty (or stopped), the plan's rate."""
         self.prepare(plan)
         control = self.emulator.control
+        checkin, boot = AGENTS[self.agents]
+        control.settings(checkin_interval=checkin, checkin_jitter=0.0, boot_time=boot, stop_time=0.0)
         for server_id in self.fleet():
             if stopped:
                 control.set_server(server_id, status="stopped", players=0)
@@ -183,7 +219,7 @@ class EngineBench(Bench):
             "log": log_name,
         }
         if job != "noop":
-            floor = panel_floor(size, plan) + noop_wall
+            floor = true_floor(size, plan, self.agents) + noop_wall
             row.update(
                 once=sum(1 for server_id in fleet if acted.get(server_id, 0) == 1),
                 twice=sum(1 for server_id in fleet if acted.get(server_id, 0) >= 2),
@@ -192,10 +228,21 @@ class EngineBench(Bench):
                 ratio=round(wall / floor, 2),
             )
             if job == "task":
-                waves = math.ceil(size / float(forks)) * (CHECKIN_SECONDS + BOOT_SECONDS)
-                fork_floor = max(waves, panel_floor(size, plan)) + noop_wall
+                waves = math.ceil(size / float(forks)) * sum(AGENTS[self.agents])
+                fork_floor = max(waves, true_floor(size, plan, self.agents)) + noop_wall
                 row.update(fork_floor=round(fork_floor, 1), fork_ratio=round(wall / fork_floor, 2))
         return row
+
+
+def true_floor(size, plan, agents):
+    """The panel's part of the real floor (bench_fleet.panel_floor) with the agents' timing, plus one confirming read.
+
+    The confirming read of the fleet (one request per page) comes after the last check-in and boot:
+    no client can show every outcome with less.
+    """
+    pages = -(-size // PAGE_SIZE)
+    checkin, boot = AGENTS[agents]
+    return send_seconds(2 * pages + size, PLANS[plan]) + checkin + boot
 
 
 def format_row(row):
@@ -234,6 +281,7 @@ def parse_args():
     parser.add_argument("--rows", nargs="+", default=DEFAULT_ROWS, help="N:plan:forks, e.g. 200:team:50")
     parser.add_argument("--jobs", nargs="+", default=JOBS, choices=JOBS)
     parser.add_argument("--json", help="also write every figure to this file")
+    parser.add_argument("--agents", choices=sorted(AGENTS), default="fast", help="agent timing (real: 30 s, 60 s)")
     parser.add_argument("--keep", help="keep the working files here")
     parser.add_argument("--quick", action="store_true", help="accepted for make bench; the rows say what runs")
     return parser.parse_args()
@@ -244,9 +292,11 @@ def main():
     workdir = args.keep or tempfile.mkdtemp(prefix="bench-engine-")
     Path(workdir).mkdir(parents=True, exist_ok=True)
     bench = EngineBench(args, workdir)
+    bench.agents = args.agents
     print(
-        "# bench_fleet_engine %s, load average %s, %s, Python %s, %d CPUs"
+        "# bench_fleet_engine %s agents, %s, load average %s, %s, Python %s, %d CPUs"
         % (
+            args.agents,
             time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             " ".join("%.1f" % value for value in os.getloadavg()),
             platform.platform(),

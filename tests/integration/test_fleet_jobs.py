@@ -65,8 +65,11 @@ def summary(run, task):
     return shown[0]["msg"]
 
 
-def batches(run, task):
-    """Hosts per batch, in order: with serial every batch is a play of its own in the callback document."""
+def batches(run, task="Record the outcome"):
+    """Hosts per batch, in order: with serial every batch is a play of its own in the callback document.
+
+    The hosts of a batch are those of its one per-host task (the batch's actions are one run_once task).
+    """
     found = []
     for play in run.json["plays"]:
         for entry in play["tasks"]:
@@ -105,7 +108,6 @@ def fleet_run(ansible, fleet, name, **extra_vars):
 
 
 def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
-    restart_task = "Restart and wait for the uptime reset"
     run = fleet_run(ansible, fleet, "restart_fleet", batch=5, rolling_restart_max_players=0)
     assert run.rc == 0, run.describe()
     counters = fleet.control.counters()
@@ -116,7 +118,7 @@ def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
     assert set(posts(counters)) == eligible  # offline and busy servers got no request to act
 
     # canary of one, then batches of five
-    groups = batches(run, restart_task)
+    groups = batches(run)
     assert [len(group) for group in groups] == [1, 5, 5, 5, 5, 3]
     # no server of a batch queued before every server of the batches before it was back online:
     # applied by its agent, then stop_time + boot_time of the emulator's clock
@@ -157,7 +159,7 @@ def test_a_deferred_restart_fails_its_host_and_stops_the_rollout(ansible, fleet)
     assert run.rc == 2, run.describe()
     counters = fleet.control.counters()
 
-    groups = batches(run, "Restart and wait for the uptime reset")
+    groups = batches(run)
     assert len(groups) == 2 and "srv-00003" in groups[1], groups
     reached = set(groups[0]) | set(groups[1])
     assert set(posts(counters)) == reached  # nothing after the failed batch
@@ -202,8 +204,8 @@ def test_a_server_stopped_since_the_inventory_was_read_is_not_started(ansible, f
     assert found["srv-00002"]["result"] == "skipped" and "status offline now" in found["srv-00002"]["reason"]
 
 
-def single_reads(counters):
-    return sum(routes.get("live GET /servers/{id}", 0) for routes in counters["requests"].values())
+def list_reads(counters):
+    return sum(routes.get("live GET /servers", 0) for routes in counters["requests"].values())
 
 
 @pytest.mark.parametrize(
@@ -226,9 +228,10 @@ def test_a_server_stopped_while_its_players_drain_is_not_started(ansible, fleet,
     # them to leave; the server is stopped during that wait. The restart that would follow
     # would start it: server_control's own last read must stop it (even where the job may
     # start stopped servers: that is decided on the fleet read, for the next run).
-    reads_before = single_reads(fleet.control.counters())
+    reads_before = list_reads(fleet.control.counters())
     background = Background(lambda: fleet_run(ansible, fleet, name, target="srv-00004", **variables))
-    wait_for_counters(fleet, lambda counters: single_reads(counters) >= reads_before + 3)  # draining
+    # the role's fleet read, the read the decision to wait rests on, then reads while players drain
+    wait_for_counters(fleet, lambda counters: list_reads(counters) >= reads_before + 4)
     assert posts(fleet.control.counters()) == {}
     fleet.control.set_server("srv-00004", status="offline", players=0)
     run = background.join()

@@ -305,9 +305,68 @@ def test_a_batch_is_decided_in_one_call_each_host_as_fleet_plan_would():
         "web-1": {},
     }
     decided = fleet_plans(fleet, "rolling_restart", ROLLING, hostvars, list(hostvars))
-    assert decided["survival"] == fleet_plan(fleet[0], "rolling_restart", ROLLING, "online")
-    assert decided["creative"] == fleet_plan(fleet[1], "rolling_restart", ROLLING, "offline")
+    assert decided["survival"] == dict(fleet_plan(fleet[0], "rolling_restart", ROLLING, "online"), server_id="mc-01")
+    assert decided["creative"] == dict(fleet_plan(fleet[1], "rolling_restart", ROLLING, "offline"), server_id="mc-02")
     assert decided["gone"]["result"] == "skipped" and "no longer lists" in decided["gone"]["reason"]
     assert decided["web-1"]["result"] == "failed" and decided["web-1"]["reason"].startswith("web-1 has no gamepanel_id")
     with pytest.raises(AnsibleFilterError, match="fleet read"):
         fleet_plans({"servers": fleet}, "rolling_restart", ROLLING, hostvars, ["survival"])
+
+
+def test_a_batch_is_grouped_into_one_ids_task_per_kind_of_action():
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
+
+    fleet = [
+        server(uptime=90000),
+        dict(server(uptime=90000), id="mc-02"),
+        dict(server(status="offline", uptime=0), id="mc-03"),
+        dict(server(status="maintenance", uptime=0), id="mc-04"),
+    ]
+    hostvars = dict(("h%d" % number, {"gamepanel_id": "mc-0%d" % number}) for number in range(1, 5))
+    settings = {"restart_after": 3600, "max_players": 5, "start_stopped": True}
+    decided = fleet_plans(fleet, "maintenance", settings, hostvars, sorted(hostvars))
+    grouped = fleet_groups(decided)
+    assert [(group["control"]["state"], group["ids"]) for group in grouped] == [
+        ("restarted", ["mc-01", "mc-02"]),
+        ("started", ["mc-03"]),
+    ]
+    with pytest.raises(AnsibleFilterError, match="fleet_groups expects"):
+        fleet_groups(["not", "plans"])
+
+
+def test_every_outcome_of_a_batch_comes_from_its_server_line():
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
+
+    fleet = [server(uptime=90000), dict(server(uptime=90000), id="mc-02"), dict(server(uptime=10), id="mc-03")]
+    hostvars = dict(
+        ("h%d" % number, {"gamepanel_id": "mc-0%d" % number, "gamepanel_status": "online"}) for number in (1, 2, 3)
+    )
+    decided = fleet_plans(fleet, "rolling_restart", ROLLING, hostvars, sorted(hostvars))
+    line = dict(
+        changed=True, skipped_reason=None, pending=None, converged=True, msg=None, failed=False, status="online"
+    )
+    control = {
+        "results": [
+            {
+                "item": {"ids": ["mc-01", "mc-02"]},
+                "elapsed": 9.5,
+                "servers": [
+                    dict(line, id="mc-01", uptime_seconds=3),
+                    dict(line, id="mc-02", failed=True, converged=False, msg="queued, not yet applied: the agent"),
+                ],
+                "ledger": {"mc-01": [{"id": "mc-01", "action": "restart"}], "mc-02": []},
+            }
+        ]
+    }
+    found = fleet_outcomes(decided, control)
+    assert found["h1"]["outcome"]["result"] == "restarted" and found["h1"]["outcome"]["elapsed"] == 9.5
+    assert found["h1"]["ledger"] == [{"id": "mc-01", "action": "restart"}]
+    assert found["h2"]["outcome"]["result"] == "failed" and "not yet applied" in found["h2"]["outcome"]["reason"]
+    assert found["h3"]["outcome"]["result"] == "unchanged" and found["h3"]["ledger"] is None
+    # a task that failed as a whole (no servers) fails every host of its group with its message
+    whole = fleet_outcomes(decided, {"results": [{"item": {"ids": ["mc-01"]}, "msg": "The panel refused the token."}]})
+    assert whole["h1"]["outcome"] == dict(
+        whole["h1"]["outcome"], result="failed", reason="The panel refused the token."
+    )

@@ -1,0 +1,18 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fleet_outcomes filter: every host's gamepanel_outcome of a batch, from the plans and the ids tasks' results."""
+
+from __future__ import annotations
+
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_job import outcomes
+
+
+def fleet_outcomes(plans, control=None, check_mode=False):
+    """See fleet_outcomes.yml."""
+    return outcomes(plans, control, check_mode)
+
+
+class FilterModule(object):
+
+    def filters(self):
+        return {"fleet_outcomes": fleet_outcomes}
