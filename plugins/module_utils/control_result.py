@@ -70,9 +70,13 @@ class ControlOutcome(object):
         return result
 
     def after(self, request, server):
-        """The status diff mode shows after: reached, expected, or unchanged."""
-        if self.converged:
-            return status_of(server)
-        if self.changed:
-            return expected_status(request, self.before)
-        return status_of(self.before)
+        return status_after(request, self.before, server, self.converged, self.changed)
+
+
+def status_after(request, before, latest, converged, changed):
+    """The status diff mode shows after, for one server: reached (a wait saw it), expected (sent), or unchanged."""
+    if converged:
+        return status_of(latest)
+    if changed:
+        return expected_status(request, before)
+    return status_of(before)

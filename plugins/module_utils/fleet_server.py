@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ansible_collections.gamepanel.panel.plugins.module_utils import pending
 from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import status_of, uptime_of
-from ansible_collections.gamepanel.panel.plugins.module_utils.decision import expected_status
+from ansible_collections.gamepanel.panel.plugins.module_utils.control_result import status_after
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import describe
 
 UNREAD, DRAINING, WAITING, SETTLED = "unread", "draining", "waiting", "settled"
@@ -109,13 +109,6 @@ class FleetServer(object):
             "failed": self.failed,
         }
         if diff and self.before is not None:
-            result["diff"] = {"before": {"status": status_of(self.before)}, "after": {"status": self.after(request)}}
+            after = status_after(request, self.before, self.server, self.converged, self.changed)
+            result["diff"] = {"before": {"status": status_of(self.before)}, "after": {"status": after}}
         return result
-
-    def after(self, request):
-        """The status diff mode shows after: reached, expected, or unchanged."""
-        if self.converged:
-            return status_of(self.server)
-        if self.changed:
-            return expected_status(request, self.before)
-        return status_of(self.before)
