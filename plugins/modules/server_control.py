@@ -289,6 +289,23 @@ EXAMPLES = r"""
         state: restarted
         wait_timeout: 600
       loop: [mc-01, mc-02]
+
+# Many servers in one task: one process reads the fleet, sends at the token's rate and confirms
+# with list reads (no fork per server). Its result has a line per server in "servers".
+- name: Restart the Minecraft servers of the inventory in one task
+  hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: Restart those up for an hour or more
+      gamepanel.panel.server_control:
+        ids: "{{ groups['game_minecraft'] | map('extract', hostvars, 'gamepanel_id') | list }}"
+        state: restarted
+        min_uptime: 3600
+      register: minecraft
+
+    - name: Show what happened to each
+      ansible.builtin.debug:
+        msg: "{{ minecraft.summary }}"
 """
 
 RETURN = r"""
