@@ -358,8 +358,7 @@ class PanelClient(object):
         """
         # a generator: the errors of its reads leave it while the caller iterates, so it scrubs them itself
         try:
-            for page in self._pages():
-                yield page
+            yield from self._pages()
         except errors.PanelError as error:
             raise error.scrub(self._token.reveal()) from None
 

@@ -44,7 +44,6 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
 from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_reads import FleetReads, pass_interval
 from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_server import (
     DRAINING,
-    SETTLED,
     UNREAD,
     WAITING,
     FleetServer,

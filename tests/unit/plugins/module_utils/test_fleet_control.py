@@ -212,10 +212,12 @@ def test_a_read_older_than_max_read_age_is_read_again_before_the_next_action():
 
 def test_a_wait_is_judged_on_reads_so_a_long_sending_phase_fails_nobody():
     client = fleet(3)
-    restart_applies(client, delay=1)
-    client.on_post = (lambda react: lambda server_id, action: (react(server_id, action), client.clock.sleep(50)))(
-        client.on_post
-    )
+
+    def slow_post(server_id, action):
+        client.later(1, server_id, uptime_seconds=1)  # applied a second later
+        client.clock.sleep(50)  # each answer takes 50 s: the first wait is long past its 30 s by the last POST
+
+    client.on_post = slow_post
     result = run(client, wait_timeout=30)
     assert result["summary"]["converged"] == 3
 
