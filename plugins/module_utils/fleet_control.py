@@ -49,7 +49,10 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_server impor
     FleetServer,
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import DONE, MAY_BE_QUEUED, QUEUED, is_open
+from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import BACKOFF_FACTOR
 
+# The longest gap between two follow-up passes: how late, at most, a slow agent's outcome is seen.
+FOLLOW_UP_CEILING = 15.0
 # How many failed servers the task's message names (every one is in ``servers``).
 NAMED_FAILURES = 10
 
@@ -296,21 +299,29 @@ class FleetControl(object):
     # -- 2. follow up ------------------------------------------------------------------------------
 
     def follow_up(self):
-        """Passes over the pages of the servers still draining or waiting, until none is."""
+        """Passes over the pages of the servers still draining or waiting, until none is.
+
+        The gap between passes starts at ``poll_interval`` and grows by half each pass up to
+        FOLLOW_UP_CEILING (agents slower than the first reads cost a few passes, not one per
+        poll_interval), and is never shorter than the pass's share of the budget allows.
+        """
         last_pass, last_cost = None, 0
+        interval = self.request.poll_interval
+        ceiling = max(self.request.poll_interval, FOLLOW_UP_CEILING)
         while True:
             active = [server for server in self.servers.values() if server.stage in (DRAINING, WAITING)]
             if not active:
                 return
-            due = min(server.not_before for server in active) + self.request.poll_interval
+            due = min(server.not_before for server in active) + interval
             if last_pass is not None:
                 due = max(due, last_pass + pass_interval(last_cost, self.request.rate_limit, 0))
             now = self.clock.time()
             if due > now:
                 self.clock.sleep(due - now)
             now = self.clock.time()
-            ready = [server for server in active if server.not_before + self.request.poll_interval <= now + 0.001]
+            ready = [server for server in active if server.not_before + interval <= now + 0.001]
             last_pass, last_cost = now, self.follow_up_pass(ready or active)
+            interval = min(interval * BACKOFF_FACTOR, ceiling)
 
     def follow_up_pass(self, servers):
         """One read of each of ``servers`` (by their pages); returns the requests it cost."""

@@ -228,9 +228,12 @@ def test_the_confirming_reads_cover_only_pages_still_waited_for():
     delays = {"srv-00": 1, "srv-01": 1, "srv-02": 1, "srv-03": 20}
     client.on_post = lambda server_id, action: client.later(delays[server_id], server_id, uptime_seconds=1)
     run(client)
-    pages_read = [what for unused, what, unused_id in client.log if what == "LIST"]
+    pages_read = [when for when, what, unused_id in client.log if what == "LIST"]
     # 2 pages to act, 2 pages in the first pass, then only the second page until srv-03 shows
-    assert len(pages_read) == 2 + 2 + 3
+    assert len(pages_read) == 2 + 2 + 2
+    # the passes back off: one poll_interval after the last answer, then each gap half again as long
+    last_answer = client.posts[-1][0]
+    assert [round(when - last_answer, 2) for when in pages_read[2:]] == [5.0, 5.0, 12.5, 23.75]
 
 
 def test_an_open_entry_of_another_process_is_followed_not_sent(tmp_path):
