@@ -131,20 +131,16 @@ class ServerControl:
             self.watch.drain()
             plan = decision.decide(self.request, self.watch.server, entries, self.client.clock.time(), unreadable)
             drained = True
-        label = describe(self.watch.server)
-        if plan.verdict == decision.COUNTED:
-            self.outcome.pending = plan.entry
-            self.outcome.message = pending.recent_restart_message(plan.entry, label, self.request.min_uptime)
-        elif plan.verdict == decision.FOLLOW:
+        noted, note = decision.ledger_note(plan, describe(self.watch.server), self.request.min_uptime)
+        if plan.verdict == decision.FOLLOW:
             return plan.entry
-        elif plan.verdict == decision.UNREADABLE:
-            self.fail(pending.unreadable_message(plan.entry, plan.action, label))
-        elif plan.verdict == decision.HELD:
+        if plan.verdict == decision.UNREADABLE:
+            self.fail(note)
+        if noted is not None:
+            self.outcome.pending, self.outcome.message = noted, note
+        if plan.verdict == decision.HELD:
             self.hold(plan, drained)
         elif plan.verdict == decision.SEND:
-            if plan.others:
-                self.outcome.pending = plan.others[-1]
-                self.outcome.message = pending.other_pending_message(plan.others, plan.action, label)
             self.outcome.sending(plan.action)
         return None
 

@@ -85,6 +85,21 @@ def decide(request, server, entries, now, unreadable=None):
     return Plan(SEND, action, None, None, tuple(pending.other_actions(entries, action)))
 
 
+def ledger_note(plan, label, min_uptime):
+    """What the ledger adds to ``plan`` for the task's answer: ``(entry to report as pending, message)``.
+
+    A counted restart reports its entry; a SEND with other actions pending reports the latest of them;
+    an unreadable ledger has a message only.  Any other plan: ``(None, None)``.
+    """
+    if plan.verdict == COUNTED:
+        return plan.entry, pending.recent_restart_message(plan.entry, label, min_uptime)
+    if plan.verdict == UNREADABLE:
+        return None, pending.unreadable_message(plan.entry, plan.action, label)
+    if plan.verdict == SEND and plan.others:
+        return plan.others[-1], pending.other_pending_message(plan.others, plan.action, label)
+    return None, None
+
+
 def planned_action(request, server):
     """The action the server needs to reach ``request.state``, or None when it is already there.
 

@@ -11,14 +11,10 @@ The run, as a reader should find it in ``run``:
    seconds old, and the fleet is read once, whatever its size.  Should sending a page take longer
    than ``max_read_age`` (a slow plan, another consumer of the token), the page is read again
    before the next action, and its servers decided again on that read.
-2. **Follow up.**  Servers whose players are draining, and actions whose outcome the task waits
-   for, are read again by passes over only the pages that hold them, paced so that the passes
-   take at most half of the token's minute (fleet_reads.pass_interval).  A wait ends for a server
-   when a read shows its outcome, or when a read that started after its deadline (the answer
-   plus ``wait_timeout``) still does not: a server whose action was sent early in a long run is
-   judged on what a read shows, not on when the engine got round to reading it.
-3. **Answer.**  One line per id (fleet_server.py), summary counts, and a failure naming every
-   server that failed.
+2. **Follow up** (fleet_follow_up.py).  Servers whose players are draining, and actions whose
+   outcome the task waits for, are read again by passes over only the pages that hold them.
+3. **Answer** (fleet_answer.py).  One line per id (fleet_server.py), summary counts, and a
+   failure naming the servers that failed.
 
 Exactly once, as in the one-server task: an action is claimed in the ledger before its POST; an
 open entry for the same action is followed, never sent again; a lost answer is never resent.
@@ -35,34 +31,18 @@ import collections
 from ansible_collections.gamepanel.panel.plugins.module_utils import control_messages as say
 from ansible_collections.gamepanel.panel.plugins.module_utils import decision, pending
 from ansible_collections.gamepanel.panel.plugins.module_utils.control import ControlFailed
-from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import Convergence, status_of
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import Convergence
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
     PanelAmbiguousError,
     PanelError,
     PanelNotFoundError,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_reads import FleetReads, pass_interval
-from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_server import (
-    DRAINING,
-    UNREAD,
-    WAITING,
-    FleetServer,
-)
+from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_answer import failure_message, fleet_result
+from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_follow_up import FollowUp
+from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_reads import FleetReads
+from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_server import DRAINING, UNREAD, WAITING, FleetServer
+from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_stop import FleetStopped
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import DONE, MAY_BE_QUEUED, QUEUED, is_open
-from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import BACKOFF_FACTOR
-
-# The longest gap between two follow-up passes: how late, at most, a slow agent's outcome is seen.
-FOLLOW_UP_CEILING = 15.0
-# How many failed servers the task's message names (every one is in ``servers``).
-NAMED_FAILURES = 10
-
-
-class FleetStopped(Exception):
-    """A panel error that concerns the whole task, not one server: nothing more is sent."""
-
-    def __init__(self, error):
-        super(FleetStopped, self).__init__(str(error))
-        self.error = error
 
 
 class FleetControl(object):
@@ -101,7 +81,7 @@ class FleetControl(object):
             self.stop(stop.error)
         except PanelError as error:
             self.stop(error)
-        self.follow_up()  # 2. drains and confirmations
+        FollowUp(self).run()  # 2. drains and confirmations
         return self.answer()  # 3.
 
     def check_request(self):
@@ -109,7 +89,7 @@ class FleetControl(object):
         if not self.client.supports(self.request.action):
             problems.append(say.unsupported_action(self.request))
         if problems:
-            raise ControlFailed(" ".join(problems), self.summary_result())
+            raise ControlFailed(" ".join(problems), fleet_result([], self.diff, 0.0, self.client.stats))
 
     # -- 1. read and act -----------------------------------------------------------------------
 
@@ -141,22 +121,19 @@ class FleetControl(object):
         server.read = read
         entries = self.settled_entries(server)
         plan = decision.decide(self.request, read.server, entries, self.clock.time(), self.unreadable.get(server.id))
-        label = server.label
-        if plan.verdict == decision.ALREADY:
-            server.settle()
-        elif plan.verdict == decision.COUNTED:
-            server.pending = plan.entry
-            server.settle(pending.recent_restart_message(plan.entry, label, self.request.min_uptime))
+        noted, note = decision.ledger_note(plan, server.label, self.request.min_uptime)
+        if noted is not None:
+            server.pending = noted
+        if plan.verdict in (decision.ALREADY, decision.COUNTED):
+            server.settle(note)
         elif plan.verdict == decision.FOLLOW:
             self.follow(server, plan.entry)
         elif plan.verdict == decision.UNREADABLE:
-            server.fail(pending.unreadable_message(plan.entry, plan.action, label))
+            server.fail(note)
         elif plan.verdict == decision.HELD:
             self.hold(server, plan)
         elif plan.verdict == decision.SEND:
-            if plan.others:
-                server.pending = plan.others[-1]
-                server.message = pending.other_pending_message(plan.others, plan.action, label)
+            server.message = note or server.message
             if self.check_mode:
                 server.sending(plan.action)
                 server.settle()
@@ -276,13 +253,6 @@ class FleetControl(object):
         # without wait, a lost answer is judged on the first read after it
         server.deadline = answered + (self.request.wait_timeout if self.request.wait else 0)
 
-    def send_now(self, server):
-        """Send a drained server's action on the read just made; an error that stops the task stops the others."""
-        try:
-            self.send(server)
-        except FleetStopped as stop:
-            self.stop(stop.error)
-
     def mark(self, server, state):
         if server.entry is not None:
             server.entry = self.ledger.mark(server.entry, state) or server.entry
@@ -296,183 +266,15 @@ class FleetControl(object):
                 server.action = None
                 server.fail(why)
 
-    # -- 2. follow up ------------------------------------------------------------------------------
-
-    def follow_up(self):
-        """Passes over the pages of the servers still draining or waiting, until none is.
-
-        The gap between passes starts at ``poll_interval`` and grows by half each pass up to
-        FOLLOW_UP_CEILING (agents slower than the first reads cost a few passes, not one per
-        poll_interval), and is never shorter than the pass's share of the budget allows.
-        """
-        last_pass, last_cost = None, 0
-        interval = self.request.poll_interval
-        ceiling = max(self.request.poll_interval, FOLLOW_UP_CEILING)
-        while True:
-            active = [server for server in self.servers.values() if server.stage in (DRAINING, WAITING)]
-            if not active:
-                return
-            due = min(server.not_before for server in active) + interval
-            if last_pass is not None:
-                due = max(due, last_pass + pass_interval(last_cost, self.request.rate_limit, 0))
-            now = self.clock.time()
-            if due > now:
-                self.clock.sleep(due - now)
-            now = self.clock.time()
-            ready = [server for server in active if server.not_before + interval <= now + 0.001]
-            last_pass, last_cost = now, self.follow_up_pass(ready or active)
-            interval = min(interval * BACKOFF_FACTOR, ceiling)
-
-    def follow_up_pass(self, servers):
-        """One read of each of ``servers`` (by their pages); returns the requests it cost."""
-        by_page = collections.OrderedDict()
-        alone = []
-        for server in servers:
-            index = self.reads.page_of.get(server.id)
-            if index is None:
-                alone.append(server)
-            else:
-                by_page.setdefault(index, []).append(server)
-        cost = 0
-        for index, on_page in by_page.items():
-            cost += 1
-            try:
-                fresh = self.reads.read_again([index])
-            except PanelError as error:
-                self.unread(on_page, error)
-                continue
-            alone.extend(server for server in on_page if server.id not in fresh)
-            for server in on_page:
-                if server.id in fresh:
-                    self.observe(server, fresh[server.id])
-        for server in alone:
-            cost += 1
-            try:
-                read = self.reads.read_one(server.id)
-            except PanelError as error:
-                self.unread([server], error)
-                continue
-            self.observe(server, read)
-        return cost
-
-    def unread(self, servers, error):
-        """A follow-up read failed: a transient failure is tried again next pass; any other ends their wait."""
-        now = self.clock.time()
-        for server in servers:
-            if error.transient:
-                server.read_failure, server.not_before = error, now
-                if server.stage == WAITING and now >= server.deadline:
-                    server.fail(self.timeout_message(server) + say.read_failed(error))
-                elif server.stage == DRAINING and now >= server.drain_until:
-                    server.action = None
-                    if self.decide(server, server.read) == decision.SEND:  # the last read that was made decides
-                        self.send_now(server)
-                continue
-            if server.stage == DRAINING:
-                server.fail("Reading %s while players left failed: %s" % (server.label, say.explain(error)))
-            else:
-                server.fail(say.read_back_failed(server.action or "action", server.label, error))
-
-    def observe(self, server, read):
-        server.read_failure = None
-        if server.stage == DRAINING:
-            server.action = None
-            if self.decide(server, read) == decision.SEND:
-                self.send_now(server)
-            return
-        server.read = read
-        if server.convergence.observe(read.server, read.started):
-            self.converged(server)
-        elif read.started >= server.deadline:
-            self.ran_out(server)
-        else:
-            server.not_before = read.started
-
-    def converged(self, server):
-        server.converged = True if self.request.wait else None
-        if server.entry is not None:
-            self.mark(server, DONE)
-        elif server.pending is not None and server.action is None and self.ledger is not None:
-            self.ledger.mark(server.pending, DONE)
-            server.settle(
-                "%s A read now shows it applied. Nothing new was sent."
-                % pending.pending_sentence(server.pending, server.label)
-            )
-            return
-        server.settle()
-
-    def ran_out(self, server):
-        if not self.request.wait and server.convergence.moved:
-            self.mark(server, QUEUED)  # the agent acted: the panel had it
-            server.settle()
-            return
-        server.fail(self.timeout_message(server))
-
-    def timeout_message(self, server):
-        last = status_of(server.server)
-        label = server.label
-        if server.action is None and server.pending is not None:
-            return pending.pending_timeout_message(server.pending, label, self.request.wait_timeout, last)
-        if server.lost is not None and not self.request.wait:
-            return say.lost_and_unchanged(server.action, label, server.lost, last)
-        if server.lost is not None:
-            return say.lost_and_unseen(server.action, label, server.lost, self.request.wait_timeout, last)
-        return say.timed_out(
-            server.action,
-            label,
-            self.request.wait_timeout,
-            last,
-            server.convergence,
-            remembered=self.ledger is not None and self.ledger.durable,
-        )
-
     # -- 3. the answer -------------------------------------------------------------------------------
 
-    def lines(self):
-        return [server.as_result(self.request, self.diff) for server in self.servers.values()]
-
-    def summary_result(self, lines=()):
-        counts = collections.OrderedDict(
-            (key, 0) for key in ("total", "changed", "unchanged", "skipped", "failed", "converged", "pending")
-        )
-        for line in lines:
-            counts["total"] += 1
-            counts["changed"] += line["changed"]
-            counts["failed"] += line["failed"]
-            counts["skipped"] += line["skipped_reason"] is not None and not line["failed"]
-            counts["converged"] += line["converged"] is True
-            counts["pending"] += line["pending"] is not None
-            counts["unchanged"] += not (line["changed"] or line["failed"] or line["skipped_reason"] is not None)
-        result = {
-            "changed": counts["changed"] > 0,
-            "servers": list(lines),
-            "summary": dict(counts),
-            "elapsed": round(self.clock.monotonic() - self.started_at, 3),
-            "api": self.client.stats,
-        }
-        if self.diff:
-            result["diff"] = [
-                dict(line["diff"], before_header=line["id"], after_header=line["id"])
-                for line in lines
-                if "diff" in line and line["changed"]
-            ]
-        return result
-
     def answer(self):
-        lines = self.lines()
-        result = self.summary_result(lines)
+        lines = [server.as_result(self.request, self.diff) for server in self.servers.values()]
+        result = fleet_result(lines, self.diff, self.clock.monotonic() - self.started_at, self.client.stats)
         failed = [line for line in lines if line["failed"]]
         if failed:
             raise ControlFailed(failure_message(failed, len(lines)), result, self.stopped)
         return result
-
-
-def failure_message(failed, total):
-    """The task's message when servers failed: how many, and the first NAMED_FAILURES of them with why."""
-    named = "; ".join("%s: %s" % (line["id"], line["msg"]) for line in failed[:NAMED_FAILURES])
-    more = len(failed) - NAMED_FAILURES
-    tail = " (and %d more: see servers)" % more if more > 0 else ""
-    return "%d of %d servers failed: %s%s" % (len(failed), total, named, tail)
 
 
 def run_fleet_control(client, request, ids, ledger=None, check_mode=False, diff=False):
