@@ -29,7 +29,7 @@ TARBALL := $(BUILD)/gamepanel-panel-$(VERSION).tar.gz
 TMP := $(ROOT)/.tmp
 
 # ---------------------------------------------------------------------------
-# Interpreters. ansible-core 2.17 (the oldest supported) runs on Python 3.11; the newest
+# Interpreters. ansible-core 2.19 (the oldest supported) runs on Python 3.11; the newest
 # ansible-core needs Python 3.12+, we use 3.13. .ci/find_python.sh says how they are found.
 # Override with `make PYTHON_OLDEST=... PYTHON_LATEST=...`.
 ifeq ($(origin PYTHON_OLDEST),undefined)
@@ -41,8 +41,8 @@ endif
 export PYTHON_OLDEST PYTHON_LATEST
 
 # One virtual environment per requirements file, and the interpreter it is built from.
-VENV_NAMES := test-ansible-2.17 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser eda
-PY_test-ansible-2.17 = $(PYTHON_OLDEST)
+VENV_NAMES := test-ansible-2.19 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser eda
+PY_test-ansible-2.19 = $(PYTHON_OLDEST)
 PY_test-ansible-latest = $(PYTHON_LATEST)
 PY_lint = $(PYTHON_LATEST)
 PY_galaxy-importer = $(PYTHON_LATEST)
@@ -56,9 +56,9 @@ stamp = $(VENV)/$(1)/.installed
 STAMPS := $(foreach name,$(VENV_NAMES),$(call stamp,$(name)))
 
 # The two ansible-core versions tested (oldest supported, newest release).
-T17 := $(VENV)/test-ansible-2.17/bin
+T19 := $(VENV)/test-ansible-2.19/bin
 TLT := $(VENV)/test-ansible-latest/bin
-TEST_VENVS := test-ansible-2.17 test-ansible-latest
+TEST_VENVS := test-ansible-2.19 test-ansible-latest
 
 # Environment of every ansible command make runs itself: the installed collection, and no
 # writes to ~/.ansible (ansible-test keeps its own cache in ~/.ansible/test regardless).
@@ -106,7 +106,7 @@ help:
 	@echo "make venvs            create .venv/NAME from requirements/NAME.txt for: $(VENV_NAMES)"
 	@echo "make collection       build $(TARBALL) and install it into $(BUILD)/collections"
 	@echo "make get-pip-standin  provide the pip bootstrap script ansible-test would download"
-	@echo "make sanity           ansible-test sanity on ansible-core 2.17 and latest (no ignore entries)"
+	@echo "make sanity           ansible-test sanity on ansible-core 2.19 and latest (no ignore entries)"
 	@echo "make units            unit tests on both ansible-core versions"
 	@echo "make emulator-tests   the emulator's own test suite"
 	@echo "make integration      playbook and inventory runs against the emulator, both versions"
@@ -143,8 +143,8 @@ $(VENV)/%/.installed: requirements/%.txt
 		-r $< > $(VENV)/$*.pip.log 2>&1 || { grep -v 'is neither a file nor a directory' $(VENV)/$*.pip.log; exit 1; }
 	@touch $@
 
-$(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest): requirements/emulator.txt
-$(call stamp,browser): requirements/test-ansible-2.17.txt requirements/emulator.txt
+$(call stamp,test-ansible-2.19) $(call stamp,test-ansible-latest): requirements/emulator.txt
+$(call stamp,browser): requirements/test-ansible-2.19.txt requirements/emulator.txt
 
 # ---------------------------------------------------------------------------
 # The collection: a clean copy of the checkout, its tarball, and that tarball installed
@@ -163,8 +163,8 @@ $(COLL_FINGERPRINT): FORCE
 		| xargs -0 -r sha1sum 2>/dev/null > $@.new || true
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
-$(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,test-ansible-2.17)
-	@$(ANSIBLE_ENV) .ci/build_collection.sh $(BUILD) $(T17)
+$(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,test-ansible-2.19)
+	@$(ANSIBLE_ENV) .ci/build_collection.sh $(BUILD) $(T19)
 	@touch $@
 
 FORCE:
@@ -179,8 +179,8 @@ FORCE:
 ANSIBLE_TEST_HOME ?=
 ANSIBLE_TEST_ENV := $(if $(ANSIBLE_TEST_HOME),HOME=$(abspath $(ANSIBLE_TEST_HOME)) PIP_CACHE_DIR=$(HOME)/.cache/pip)
 
-get-pip-standin: $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest)
-	@$(ANSIBLE_TEST_ENV) $(T17)/python .ci/get_pip_standin.py --install-cache
+get-pip-standin: $(call stamp,test-ansible-2.19) $(call stamp,test-ansible-latest)
+	@$(ANSIBLE_TEST_ENV) $(T19)/python .ci/get_pip_standin.py --install-cache
 	@$(ANSIBLE_TEST_ENV) $(TLT)/python .ci/get_pip_standin.py --install-cache
 
 # ---------------------------------------------------------------------------
@@ -195,13 +195,13 @@ sanity: get-pip-standin $(COLL_DEP)
 			--color $(if $(CI),no,yes)) || status=1; \
 	done; exit $$status
 
-units: $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest)
+units: $(call stamp,test-ansible-2.19) $(call stamp,test-ansible-latest)
 	$(call pytest,$(TEST_VENVS),tests/unit)
 
-emulator-tests: $(call stamp,test-ansible-2.17)
-	$(call pytest,test-ansible-2.17,tests/emulator/tests)
+emulator-tests: $(call stamp,test-ansible-2.19)
+	$(call pytest,test-ansible-2.19,tests/emulator/tests)
 
-integration: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest)
+integration: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,test-ansible-latest)
 	$(call pytest,$(TEST_VENVS),tests/integration -n $(INTEGRATION_WORKERS),GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
 
 # The fleet report in a real browser: Debian's chromium (installed here when missing; the
@@ -244,9 +244,9 @@ java:
 	major=$(call java_major,$(JAVA)); if [ -z "$$major" ] || [ "$$major" -lt 17 ]; then \
 		echo "FAILED: openjdk-17-jre-headless is installed but $(JAVA) is not Java 17+ (update-alternatives --config java)"; exit 1; fi
 
-eda-test: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,eda)
+eda-test: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,eda)
 	@$(MAKE) java
-	$(call pytest,test-ansible-2.17,tests/eda,GAMEPANEL_EDA_VENV=$(ROOT)/$(VENV)/eda GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
+	$(call pytest,test-ansible-2.19,tests/eda,GAMEPANEL_EDA_VENV=$(ROOT)/$(VENV)/eda GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
 
 # One house style for Python: black (from .venv/lint, pinned there), configured in pyproject.toml.
 PYTHON_DIRS := plugins tests extensions .ci demo
@@ -277,7 +277,7 @@ galaxy-importer: $(COLL_DEP) $(call stamp,galaxy-importer)
 		echo "FAILED: galaxy-importer reported the errors or warnings above"; exit 1; fi; \
 	echo "galaxy-importer: the import succeeded (details in .tmp/galaxy-importer/importer_result.json)"
 
-docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,test-ansible-latest) $(call stamp,changelog)
+docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,test-ansible-latest) $(call stamp,changelog)
 	@status=0; for venv in $(TEST_VENVS); do \
 		echo "--> ansible-doc with ansible-core $$($(VENV)/$$venv/bin/python -c 'import ansible; print(ansible.__version__)')"; \
 		$(ANSIBLE_ENV) $(VENV)/$$venv/bin/python .ci/docs_check.py $(ROOT) || status=1; \
@@ -289,10 +289,10 @@ docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,test-ansibl
 # ---------------------------------------------------------------------------
 # Release checks (make release-check): each tool runs from its own virtual environment.
 
-# pytest in the 2.17 environment drives the tools of .venv/runner and .venv/builder
+# pytest in the 2.19 environment drives the tools of .venv/runner and .venv/builder
 # (tests/release/conftest.py) against the emulator and the built collection.
-release-tests: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,runner) $(call stamp,builder)
-	$(call pytest,test-ansible-2.17,tests/release,GAMEPANEL_RELEASE_VENVS=$(ROOT)/$(VENV) GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
+release-tests: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,runner) $(call stamp,builder)
+	$(call pytest,test-ansible-2.19,tests/release,GAMEPANEL_RELEASE_VENVS=$(ROOT)/$(VENV) GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
 
 docsite: $(COLL_DEP) $(call stamp,docsite)
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/docsite/bin:$$PATH $(VENV)/docsite/bin/python .ci/build_docsite.py \
@@ -304,11 +304,11 @@ changelog-dry-run: $(call stamp,changelog)
 # Benchmarks: every tests/bench/*.py (or BENCH=tests/bench/x.py), with BENCH_ARGS passed on.
 BENCH ?= $(wildcard tests/bench/*.py)
 BENCH_ARGS ?=
-bench: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,browser)
+bench: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,browser)
 	@if [ -z "$(strip $(BENCH))" ]; then echo "no benchmark under tests/bench"; exit 1; fi
 	@for f in $(BENCH); do \
 		echo "--> $$f $(BENCH_ARGS)"; \
-		py=$(T17)/python; case "$$f" in *bench_report.py) $(MAKE) chromium; py=$(VENV)/browser/bin/python;; esac; \
+		py=$(T19)/python; case "$$f" in *bench_report.py) $(MAKE) chromium; py=$(VENV)/browser/bin/python;; esac; \
 		GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH) $(ANSIBLE_ENV) $$py $$f $(BENCH_ARGS) || exit 1; \
 	done
 
@@ -317,7 +317,7 @@ bench: $(COLL_DEP) $(call stamp,test-ansible-2.17) $(call stamp,browser)
 
 demo: collection
 	@ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS_PATH) ANSIBLE_HOME=$(TMP)/demo/ansible-home $(if $(CI),ANSIBLE_NOCOLOR=1) \
-		$(T17)/python demo/run_demo.py
+		$(T19)/python demo/run_demo.py
 
 # ---------------------------------------------------------------------------
 # make test: every step, timed. The three preparation steps run first (a failure there stops

@@ -2,7 +2,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """End-to-end tests of the fleet watcher: a real ansible-rulebook against the emulator (make eda-test).
 
-pytest runs in .venv/test-ansible-2.17 (the emulator, the collection's module_utils);
+pytest runs in .venv/test-ansible-2.19 (the emulator, the collection's module_utils);
 ansible-rulebook, ansible-galaxy and ansible-playbook come from the virtual environment
 named by $GAMEPANEL_EDA_VENV (make sets it to .venv/eda), and the collection from
 $GAMEPANEL_TEST_COLLECTIONS_PATH, the built and installed tarball, as a user has it.
@@ -15,6 +15,7 @@ import re
 import signal
 import subprocess
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,25 @@ def collections_path() -> str:
     if not configured:
         pytest.fail("GAMEPANEL_TEST_COLLECTIONS_PATH is not set: run make eda-test (it installs the built collection)")
     return configured
+
+
+RUN_MARKER = "GAMEPANEL_EDA_TEST_RUN"
+
+
+def marked_processes(name: str, value: str) -> list[int]:
+    """The pids of this user's processes whose environment has ``name=value``."""
+    wanted = ("%s=%s" % (name, value)).encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue  # gone, or not ours
+        if wanted in environ.split(b"\0"):
+            found.append(int(entry.name))
+    return found
 
 
 class Rulebook:
@@ -73,6 +93,8 @@ class Rulebook:
                 "GAMEPANEL_API_TOKEN": token,
                 "GAMEPANEL_STATE_DIR": str(self.state_dir),
                 "PYTHONUNBUFFERED": "1",
+                # inherited by every process the rulebook starts, so that stop() finds them all
+                RUN_MARKER: uuid.uuid4().hex,
             }
         )
         self.env.update(env or {})
@@ -104,19 +126,27 @@ class Rulebook:
         return self
 
     def stop(self) -> None:
-        """SIGTERM to the group of the process this test started (it and the playbooks it runs), then SIGKILL."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        """SIGTERM to the group of the process this test started, then SIGKILL; then the playbooks it ran.
+
+        ansible-runner starts each playbook in a session of its own, which outlives the rulebook
+        when the rulebook is stopped: those are found by the marker in their environment.
+        """
+        if self.process is not None and self.process.poll() is None:
+            for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+                try:
+                    os.killpg(self.process.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    self.process.wait(timeout=wait)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+        for pid in marked_processes(RUN_MARKER, self.env[RUN_MARKER]):
             try:
-                os.killpg(self.process.pid, sig)
+                os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
-                return
-            try:
-                self.process.wait(timeout=wait)
-                return
-            except subprocess.TimeoutExpired:
-                continue
+                pass
 
     def output(self) -> str:
         text = ""

@@ -96,7 +96,7 @@ def test_the_token_is_nowhere(ansible, logged_emulator, tmp_path):
         "cache_connection: %s\n" % cache_dir
     )
     runs = []
-    # ansible-core 2.19 and later print tracebacks only when asked; 2.17 ignores the variable.
+    # ansible-core prints tracebacks only when asked (ANSIBLE_DISPLAY_TRACEBACK).
     traceback_env = {"ANSIBLE_DISPLAY_TRACEBACK": "always"}
 
     def playbook(text, **kwargs):

@@ -57,7 +57,7 @@ def test_context_installs_the_collection_on_the_base_image(context):
     assert "ansible-galaxy collection install" in containerfile
     assert "introspect.py introspect" in containerfile
     assert 'ARG PKGMGR="/usr/bin/microdnf"' in containerfile
-    assert "ansible-core>=2.17.0" in containerfile
+    assert "ansible-core>=2.19.0" in containerfile
 
 
 def test_context_gathers_what_the_collection_needs(context, introspect, tmp_path):

@@ -85,7 +85,7 @@ def test_runs_in_the_worker_with_validated_parameters_and_defaults():
 
 @pytest.fixture
 def invocation_injected(monkeypatch):
-    """INJECT_INVOCATION on (ansible-core 2.17 has no such setting and always injects)."""
+    """INJECT_INVOCATION on (ansible-core 2.19 has no such setting and always injects)."""
     monkeypatch.setattr(
         in_process.C.config,
         "get_config_value",
