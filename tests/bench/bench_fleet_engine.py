@@ -16,10 +16,13 @@ runs with a fresh emulator state and a fresh state directory (rate budget, ledge
   rolling_restart  the role over the whole fleet in one batch (min_uptime 0)
   maintenance      the role over the whole fleet in one batch (restart_after 0)
   ensure_online    the role over the whole fleet in one batch, every server stopped first
-  restart_fleet    the ready playbook: a canary batch of one, then batches of ``forks`` hosts
+  restart_fleet    the ready playbook: a canary batch of one, then the rest in one batch
                    (rolling_restart_min_uptime 0, like the role rows)
   second_consumer  rolling_restart while another client spends half the plan's rate on the
                    same token (plain GETs at a steady pace); only at the largest Team row
+  ids_second_consumer  the ids job beside the same other client; only at the largest Team row
+
+``--profile`` prints each task's wall time under its row (a callback in callback_plugins/).
 
 The real floor is what no client can beat: the fleet read (one request per page of 100) and N
 requests to act, the first RATE of them at once and each further RATE a minute later (a token
@@ -72,6 +75,7 @@ JOBS = [
     "ensure_online",
     "restart_fleet",
     "second_consumer",
+    "ids_second_consumer",
 ]
 
 FAST_PLAY = """
@@ -126,7 +130,10 @@ PLAYS = {
     "ensure_online": role_play("ensure_online", {}),
     "restart_fleet": "- name: The ready playbook\n  ansible.builtin.import_playbook: gamepanel.panel.restart_fleet\n",
     "second_consumer": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}),
+    "ids_second_consumer": IDS_PLAY,
 }
+CONSUMED_JOBS = ("second_consumer", "ids_second_consumer")
+TASK_TIMES = Path(__file__).resolve().parent / "callback_plugins"
 
 
 class SecondConsumer(threading.Thread):
@@ -163,6 +170,19 @@ AGENTS = {"fast": (CHECKIN_SECONDS, BOOT_SECONDS), "real": (30.0, 60.0)}
 
 class EngineBench(Bench):
     agents = "fast"
+    profile = False
+
+    def profile_env(self):
+        if not self.profile:
+            return None
+        return {"ANSIBLE_CALLBACK_PLUGINS": str(TASK_TIMES), "ANSIBLE_CALLBACKS_ENABLED": "task_times"}
+
+    @staticmethod
+    def print_task_times(log_name):
+        with open(log_name, encoding="utf-8") as log:
+            for line in log:
+                if line.startswith("TASK TIME"):
+                    print("#   " + line[len("TASK TIME ") :].rstrip(), flush=True)
 
     def prepare_fleet(self, plan, stopped=False):
         """A fresh emulator state: every server online and empty (or stopped), the plan's rate."""
@@ -185,15 +205,18 @@ class EngineBench(Bench):
         self.prepare_fleet(plan, stopped=stopped)
         play = self.write("play.yml", NOOP_PLAY if job == "noop" else PLAYS[job])
         state_dir = Path(tempfile.mkdtemp(prefix="state-", dir=self.workdir))
-        env = self.env(PLANS[plan], state_dir)
-        extra_vars = {"batch": forks, "rolling_restart_min_uptime": 0} if job == "restart_fleet" else None
+        env = self.env(PLANS[plan], state_dir, self.profile_env())
+        # the ready playbook's canary, then the rest of the fleet in one batch
+        extra_vars = {"batch": size, "rolling_restart_min_uptime": 0} if job == "restart_fleet" else None
         consumer = None
-        if job == "second_consumer":
+        if job in CONSUMED_JOBS:
             consumer = SecondConsumer(self.emulator.live_url, PLANS[plan] / 2.0)
             consumer.start()
         wall, rc, peak_kib, log_name = self.timed_run(play, forks, env, extra_vars=extra_vars)
         if consumer is not None:
             consumer.stop()
+        if self.profile:
+            self.print_task_times(log_name)
         return self.engine_figures(job, size, plan, forks, wall, rc, peak_kib, noop_wall, consumer, log_name)
 
     def engine_figures(self, job, size, plan, forks, wall, rc, peak_kib, noop_wall, consumer, log_name):
@@ -283,6 +306,7 @@ def parse_args():
     parser.add_argument("--json", help="also write every figure to this file")
     parser.add_argument("--agents", choices=sorted(AGENTS), default="fast", help="agent timing (real: 30 s, 60 s)")
     parser.add_argument("--keep", help="keep the working files here")
+    parser.add_argument("--profile", action="store_true", help="print each task's wall time of every run")
     parser.add_argument("--quick", action="store_true", help="accepted for make bench; the rows say what runs")
     return parser.parse_args()
 
@@ -293,6 +317,7 @@ def main():
     Path(workdir).mkdir(parents=True, exist_ok=True)
     bench = EngineBench(args, workdir)
     bench.agents = args.agents
+    bench.profile = args.profile
     print(
         "# bench_fleet_engine %s agents, %s, load average %s, %s, Python %s, %d CPUs"
         % (
@@ -314,7 +339,7 @@ def main():
             bench.rows.append(noop)
             print(format_row(noop), flush=True)
             for job in args.jobs:
-                if job == "noop" or (job == "second_consumer" and (plan != "team" or size != largest_team)):
+                if job == "noop" or (job in CONSUMED_JOBS and (plan != "team" or size != largest_team)):
                     continue
                 row = bench.run_job(job, size, plan, forks, noop["wall"])
                 bench.rows.append(row)

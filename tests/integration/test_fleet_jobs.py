@@ -48,13 +48,24 @@ def posts(counters):
     return {server_id: count for server_id, count in counters["posts"].items() if count}
 
 
+def recorded(host, result):
+    """``[(host, facts)]`` a set_fact result gave: its own host's, or each delegated loop item's host's."""
+    if isinstance(result.get("results"), list):
+        return [
+            (item["item"]["key"], item["ansible_facts"])
+            for item in result["results"]
+            if isinstance(item, dict) and "ansible_facts" in item
+        ]
+    return [(host, result["ansible_facts"])] if "ansible_facts" in result else []
+
+
 def outcomes(run):
-    """gamepanel_outcome per host, from the "Record the outcome" / "Record the failure" set_fact results."""
+    """gamepanel_outcome per host, from the "Record the outcome" (one loop for the batch) / "Record the failure" results."""
     found = {}
     for name in ("Record the outcome", "Record the failure"):
         for host, result in role_results(run, name):
-            if "ansible_facts" in result:
-                found[host] = result["ansible_facts"]["gamepanel_outcome"]
+            for target, facts in recorded(host, result):
+                found[target] = facts["gamepanel_outcome"]
     assert found, run.describe()
     return found
 
@@ -68,13 +79,15 @@ def summary(run, task):
 def batches(run, task="Record the outcome"):
     """Hosts per batch, in order: with serial every batch is a play of its own in the callback document.
 
-    The hosts of a batch are those of its one per-host task (the batch's actions are one run_once task).
+    The hosts of a batch are those "Record the outcome" set facts on (one run_once loop for the batch).
     """
     found = []
     for play in run.json["plays"]:
         for entry in play["tasks"]:
             if entry["task"]["name"].endswith(" : " + task):
-                found.append(sorted(entry["hosts"]))
+                found.append(
+                    sorted(target for host, result in entry["hosts"].items() for target, _ in recorded(host, result))
+                )
     return found
 
 
