@@ -116,6 +116,16 @@ def fleet(fleet_process):
     return fleet_process
 
 
+def fail_step_hosts(run, task="Fail the hosts whose restart failed"):
+    """The hosts the fail step ran on, per batch."""
+    return [
+        sorted(entry["hosts"])
+        for play in run.json["plays"]
+        for entry in play["tasks"]
+        if entry["task"]["name"].endswith(" : " + task)
+    ]
+
+
 def fleet_run(ansible, fleet, name, **extra_vars):
     return job(ansible, name, extra_vars=extra_vars, base_url=fleet.live_url, env=FORKS)
 
@@ -156,6 +166,8 @@ def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
     assert all(found[host]["result"] == "skipped" and "offline" in found[host]["reason"] for host in offline)
     lines = summary(run, "Summary of the rolling restart")
     assert lines[0] == "rolling_restart: 24 server(s): 3 skipped, 21 restarted"
+    # no host failed: one host per batch looked at the fail step, not each host
+    assert [len(hosts) for hosts in fail_step_hosts(run)] == [1] * len(groups)
 
     # an immediate re-run queues nothing: every server is up for less than min_uptime now
     again = fleet_run(ansible, fleet, "restart_fleet", batch=5, rolling_restart_max_players=0)
@@ -186,6 +198,8 @@ def test_a_deferred_restart_fails_its_host_and_stops_the_rollout(ansible, fleet)
     assert any(line.startswith("not reached (18): ") for line in lines)
     failed = dict(role_results(run, "Fail the hosts whose restart failed"))["srv-00003"]
     assert failed["failed"] and QUEUED_MESSAGE in failed["msg"]
+    # the batch with the failure ran the fail step on each of its hosts; the canary's, on one
+    assert [len(hosts) for hosts in fail_step_hosts(run)] == [1, len(groups[1])]
 
 
 def test_a_server_stopped_since_the_inventory_was_read_is_not_started(ansible, fleet):
