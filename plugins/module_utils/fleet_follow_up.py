@@ -62,20 +62,27 @@ class FollowUp(object):
                 self.clock.sleep(due - now)
             now = self.clock.time()
             ready = [server for server in active if server.not_before + interval <= now + 0.001]
-            last_pass, last_cost = now, self.read_pass(ready or active)
+            last_pass, last_cost = now, self.read_pass(ready or active, active)
             interval = min(interval * BACKOFF_FACTOR, ceiling)
 
-    def read_pass(self, servers):
-        """One read of each of ``servers`` (by their pages); returns the requests it cost."""
+    def read_pass(self, due, active):
+        """One read of each server ``due`` (by their pages); returns the requests it cost.
+
+        Every ``active`` server on a page read is observed too: its read came for free.
+        """
         reads = self.control.reads
         by_page = collections.OrderedDict()
         alone = []
-        for server in servers:
+        due_ids = set(server.id for server in due)
+        for server in due:
             index = reads.page_of.get(server.id)
             if index is None:
                 alone.append(server)
             else:
-                by_page.setdefault(index, []).append(server)
+                by_page.setdefault(index, [])
+        for server in active:
+            if reads.page_of.get(server.id) in by_page:
+                by_page[reads.page_of[server.id]].append(server)
         cost = 0
         for index, on_page in by_page.items():
             cost += 1
@@ -84,9 +91,9 @@ class FollowUp(object):
             except PanelError as error:
                 self.unread(on_page, error)
                 continue
-            alone.extend(server for server in on_page if server.id not in fresh)
+            alone.extend(server for server in on_page if server.id not in fresh and server.id in due_ids)
             for server in on_page:
-                if server.id in fresh:
+                if server.id in fresh and server.stage in (DRAINING, WAITING):
                     self.observe(server, fresh[server.id])
         for server in alone:
             cost += 1

@@ -236,6 +236,22 @@ def test_the_confirming_reads_cover_only_pages_still_waited_for():
     assert [round(when - last_answer, 2) for when in pages_read[2:]] == [5.0, 5.0, 12.5, 23.75]
 
 
+def test_a_page_read_for_one_server_confirms_every_server_on_it():
+    client = fleet(5)
+
+    def slow_post(server_id, action):
+        client.later(3, server_id, uptime_seconds=1)  # applied 3 s after its POST
+        client.clock.sleep(1)  # the answers come a second apart
+
+    client.on_post = slow_post
+    result = run(client)
+    assert result["summary"]["converged"] == 5
+    pages_read = [when for when, what, unused_id in client.log if what == "LIST"]
+    # the read to act, one pass when the first answer is a poll_interval old (four restarts show),
+    # one more for the last: the servers answered later are judged on the pages read for the first
+    assert len(pages_read) == 1 + 2
+
+
 def test_an_open_entry_of_another_process_is_followed_not_sent(tmp_path):
     client = fleet(1)
     ledger = ledger_for(client, tmp_path)
