@@ -9,7 +9,7 @@ those whose outcome the task waits for (each read is judged by the server's Conv
 are read in passes over only the pages that hold them (fleet_reads.py), with a GET for a server
 gone from its page.
 
-The schedule: the first pass one ``poll_interval`` after the latest answer; each gap after that
+The schedule: the first pass one ``poll_interval`` after the last answer; each gap after that
 half as long again, up to FOLLOW_UP_CEILING, so agents slower than the first reads cost a few
 passes and not one per poll_interval; and never closer than ``pass_interval`` allows, so the
 passes take no more than their share of the token's minute.
@@ -54,8 +54,12 @@ class FollowUp(object):
             active = [server for server in self.control.servers.values() if server.stage in (DRAINING, WAITING)]
             if not active:
                 return
-            due = min(server.not_before for server in active) + interval
-            if last_pass is not None:
+            if last_pass is None:
+                # the first pass comes when the last answer is a poll_interval old: every server sent
+                # before has had longer, and one pass over their pages judges them all
+                due = max(server.not_before for server in active) + interval
+            else:
+                due = min(server.not_before for server in active) + interval
                 due = max(due, last_pass + pass_interval(last_cost, self.request.rate_limit, 0))
             now = self.clock.time()
             if due > now:
