@@ -86,7 +86,11 @@ def batches(run, task="Record the outcome"):
         for entry in play["tasks"]:
             if entry["task"]["name"].endswith(" : " + task):
                 found.append(
-                    sorted(target for host, result in entry["hosts"].items() for target, _ in recorded(host, result))
+                    sorted(
+                        target
+                        for host, result in entry["hosts"].items()
+                        for target, unused_facts in recorded(host, result)
+                    )
                 )
     return found
 

@@ -37,7 +37,7 @@ class CallbackModule(CallbackBase):
         self._begin("handler: " + task.get_name())
 
     def v2_playbook_on_stats(self, stats):
-        ends = [started for _, started in self.times[1:]] + [time.monotonic()]
+        ends = [started for unused_name, started in self.times[1:]] + [time.monotonic()]
         first = self.times[0][1] if self.times else time.monotonic()
         self._display.display("TASK TIME %8.2f s  (start-up, inventory)" % (first - self.started))
         for (name, started), ended in zip(self.times, ends):
