@@ -28,7 +28,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils import decision, p
 from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import status_of
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_reads import pass_interval
-from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_server import DRAINING, WAITING
+from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_server import DRAINING, FOLLOWED_UP, WAITING
 from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_stop import FleetStopped
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import DONE, QUEUED
 from ansible_collections.gamepanel.panel.plugins.module_utils.waiting import BACKOFF_FACTOR
@@ -51,7 +51,7 @@ class FollowUp(object):
         interval = self.request.poll_interval
         ceiling = max(self.request.poll_interval, FOLLOW_UP_CEILING)
         while True:
-            active = [server for server in self.control.servers.values() if server.stage in (DRAINING, WAITING)]
+            active = [server for server in self.control.servers.values() if server.stage in FOLLOWED_UP]
             if not active:
                 return
             if last_pass is None:
@@ -72,7 +72,9 @@ class FollowUp(object):
     def read_pass(self, due, active):
         """One read of each server ``due`` (by their pages); returns the requests it cost.
 
-        Every ``active`` server on a page read is observed too: its read came for free.
+        A page read for servers due also settles any other ``active`` server on it whose outcome
+        it shows.  It does not judge them otherwise: a read too soon after an answer would call an
+        agent late that has had no time yet (they keep their own schedule).
         """
         reads = self.control.reads
         by_page = collections.OrderedDict()
@@ -93,12 +95,18 @@ class FollowUp(object):
             try:
                 fresh = reads.read_again([index])
             except PanelError as error:
-                self.unread(on_page, error)
+                self.unread([server for server in on_page if server.id in due_ids], error)
                 continue
             alone.extend(server for server in on_page if server.id not in fresh and server.id in due_ids)
             for server in on_page:
-                if server.id in fresh and server.stage in (DRAINING, WAITING):
-                    self.observe(server, fresh[server.id])
+                read = fresh.get(server.id)
+                if read is None or server.stage not in FOLLOWED_UP:
+                    continue
+                if server.id in due_ids:
+                    self.observe(server, read)
+                elif server.stage == WAITING and server.convergence.observe(read.server, read.started):
+                    server.read = read
+                    self.converged(server)
         for server in alone:
             cost += 1
             try:

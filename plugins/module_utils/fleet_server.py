@@ -22,6 +22,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.control_result imp
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import describe
 
 UNREAD, DRAINING, WAITING, SETTLED = "unread", "draining", "waiting", "settled"
+# The stages the follow-up reads a server in (fleet_follow_up.py).
+FOLLOWED_UP = (DRAINING, WAITING)
 
 
 class FleetServer(object):
