@@ -33,15 +33,22 @@ def job(ansible, name, extra_vars=None, **kwargs):
     return ansible.playbook(ready(name), extra_vars=dict(FAST, **(extra_vars or {})), **kwargs)
 
 
+def role_task_runs(run, task):
+    """Each run of a role's task, in order (one per batch: with serial a batch is a play of its own).
+
+    The callback names a role's task "<role> : <task>".
+    """
+    return [
+        entry
+        for play in run.json["plays"]
+        for entry in play["tasks"]
+        if entry["task"]["name"] == task or entry["task"]["name"].endswith(" : " + task)
+    ]
+
+
 def role_results(run, task):
-    """Per-host results of a role's task: the callback names them "<role> : <task>"."""
-    found = []
-    for play in run.json["plays"]:
-        for entry in play["tasks"]:
-            name = entry["task"]["name"]
-            if name == task or name.endswith(" : " + task):
-                found.extend((host, result) for host, result in entry["hosts"].items())
-    return found
+    """Per-host results of a role's task."""
+    return [(host, result) for entry in role_task_runs(run, task) for host, result in entry["hosts"].items()]
 
 
 def posts(counters):
@@ -77,22 +84,11 @@ def summary(run, task):
 
 
 def batches(run, task="Record the outcome"):
-    """Hosts per batch, in order: with serial every batch is a play of its own in the callback document.
-
-    The hosts of a batch are those "Record the outcome" set facts on (one run_once loop for the batch).
-    """
-    found = []
-    for play in run.json["plays"]:
-        for entry in play["tasks"]:
-            if entry["task"]["name"].endswith(" : " + task):
-                found.append(
-                    sorted(
-                        target
-                        for host, result in entry["hosts"].items()
-                        for target, unused_facts in recorded(host, result)
-                    )
-                )
-    return found
+    """Hosts per batch, in order: those "Record the outcome" set facts on (one run_once loop for the batch)."""
+    return [
+        sorted(target for host, result in entry["hosts"].items() for target, unused_facts in recorded(host, result))
+        for entry in role_task_runs(run, task)
+    ]
 
 
 def moment(text):
@@ -122,12 +118,7 @@ def fleet(fleet_process):
 
 def fail_step_hosts(run, task="Fail the hosts whose restart failed"):
     """The hosts the fail step ran on, per batch."""
-    return [
-        sorted(entry["hosts"])
-        for play in run.json["plays"]
-        for entry in play["tasks"]
-        if entry["task"]["name"].endswith(" : " + task)
-    ]
+    return [sorted(entry["hosts"]) for entry in role_task_runs(run, task)]
 
 
 def fleet_run(ansible, fleet, name, **extra_vars):
