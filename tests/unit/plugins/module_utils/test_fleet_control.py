@@ -276,3 +276,57 @@ def test_a_problem_in_the_request_fails_before_any_request():
 )
 def test_confirming_passes_take_at_most_half_the_minute(pages, rate_limit, poll, expected):
     assert pass_interval(pages, rate_limit, poll) == pytest.approx(expected)
+
+
+def late_lost_answer_beside_a_drain(client, then=None):
+    """srv-01's players leave after 12 s, srv-00's after 40 s; srv-01's answer comes 9 s late and is lost.
+
+    srv-00, still draining, is then due for a read of their shared page less than a poll_interval
+    after srv-01's lost answer; ``then`` runs right after that answer.
+    """
+    client.servers["srv-00"]["players"] = {"current": 2, "max": 20}
+    client.servers["srv-01"]["players"] = {"current": 2, "max": 20}
+    client.later(12, "srv-01", players={"current": 0, "max": 20})
+    client.later(40, "srv-00", players={"current": 0, "max": 20})
+    lost = PanelAmbiguousError("The answer was lost.", what="POST /servers/srv-01/control")
+
+    def post(server_id, action):
+        client.post_error = lost if server_id == "srv-01" else None
+        if server_id == "srv-01":
+            client.clock.sleep(9)
+            if then is not None:
+                then()
+        client.later(4, server_id, uptime_seconds=1)  # each agent acts 4 s after the answer
+
+    client.on_post = post
+
+
+def test_a_page_read_for_another_server_does_not_judge_a_lost_answer_before_its_agent_had_time():
+    client = fleet(2)
+    late_lost_answer_beside_a_drain(client)
+
+    result = run(client, max_players=0, drain_timeout=120, wait=False)
+    lines = by_id(result)
+    assert posted(client) == ["srv-01", "srv-00"]
+    # srv-00, still draining, was due for a read less than a poll_interval after srv-01's lost answer
+    lost_answer = client.posts[0][0] + 9
+    reads = [when for when, what, unused_id in client.log if what == "LIST"]
+    assert any(lost_answer < when < lost_answer + 4 for when in reads)
+    # that read was not taken as srv-01's outcome: a read after its agent's time shows the restart
+    assert lines["srv-01"]["failed"] is False and lines["srv-01"]["changed"] is True
+    assert lines["srv-00"]["failed"] is False and lines["srv-00"]["changed"] is True
+    assert len(client.posts) == 2
+
+
+def test_a_failed_page_read_fails_only_the_servers_it_was_made_for():
+    client = fleet(2)
+    refused = PanelAuthError("The panel refused the token (HTTP 401).", status=401)
+    late_lost_answer_beside_a_drain(client, then=lambda: client.read_failures.append(refused))
+    with pytest.raises(ControlFailed) as failure:
+        run(client, max_players=0, drain_timeout=120, wait=False)
+    lines = by_id(failure.value.result)
+    # the read was srv-00's: srv-00 fails; srv-01 keeps its own schedule and a later read shows its restart
+    assert failure.value.message.startswith("1 of 2 servers failed: srv-00: ")
+    assert "refused the token" in lines["srv-00"]["msg"]
+    assert lines["srv-01"]["failed"] is False and lines["srv-01"]["changed"] is True
+    assert posted(client) == ["srv-01"]
