@@ -7,9 +7,9 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_job import plans
 
 
-def fleet_plans(fleet, job, settings, hostvars, hosts, window=None):
+def fleet_plans(fleet, job, settings, hostvars, hosts, window=None, read_failure=None):
     """See fleet_plans.yml."""
-    return plans(fleet, job, settings, hostvars, hosts, window)
+    return plans(fleet, job, settings, hostvars, hosts, window, read_failure)
 
 
 class FilterModule(object):

@@ -240,13 +240,21 @@ def plan(server, job_name, settings=None, inventory_status=None, window=None, se
     return decided
 
 
-def plans(fleet, job_name, settings, hostvars, hosts, window=None):
+def plans(fleet, job_name, settings, hostvars, hosts, window=None, read_failure=None):
     """``{host: plan}`` for every host of a batch, decided on one fleet read (a list) in one call.
 
     One task for the batch instead of one per host: at a thousand hosts the per-host task
     alone cost Ansible about 20 s.  Each host's ``gamepanel_id`` and ``gamepanel_status``
-    come from ``hostvars``.
+    come from ``hostvars``.  ``read_failure`` is the message of a fleet read that failed: every
+    host's plan then fails it with that message (a failed run_once task would fail one host and
+    quietly take the others out of the play).
     """
+    if read_failure:
+        failed = _left_alone(FAILED, "The fleet read before the batch failed: %s" % (read_failure,))
+        return dict(
+            (host, dict(failed, job=job_of(job_name).name, server_id=hostvars[host].get("gamepanel_id")))
+            for host in hosts or ()
+        )
     if not isinstance(fleet, list):
         raise AnsibleFilterError("fleet_plans expects the fleet read (a list of server records), not %r." % (fleet,))
     by_id = {}

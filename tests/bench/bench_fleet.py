@@ -207,11 +207,14 @@ class MemorySampler(threading.Thread):
         self.pid = pid
         self.interval = interval
         self.peak_kib = 0
+        self.samples = []  # (time.monotonic(), KiB): where in the run the memory went
         self.stopping = threading.Event()
 
     def run(self):
         while not self.stopping.is_set():
-            self.peak_kib = max(self.peak_kib, tree_rss_kib(self.pid))
+            kib = tree_rss_kib(self.pid)
+            self.samples.append((time.monotonic(), kib))
+            self.peak_kib = max(self.peak_kib, kib)
             self.stopping.wait(self.interval)
 
     def stop(self):
@@ -326,6 +329,7 @@ class Bench:
         wall = time.perf_counter() - started
         sampler.stop()
         log.close()
+        self.memory_samples = sampler.samples
         return wall, rc, sampler.peak_kib, log.name
 
     def measure(self, label, play_text, size, plan, forks, extra_vars=None, restarts=True):

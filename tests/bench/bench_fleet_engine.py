@@ -13,16 +13,19 @@ runs with a fresh emulator state and a fresh state directory (rate budget, ledge
   ids              server_control with ids: the whole fleet in one task (run_once), one process
   task             one server_control task per host as users write it (wait: true)
   fast             the documented fast pattern: wait: false, then confirm_only: true
-  rolling_restart  the role over the whole fleet in one batch (min_uptime 0)
-  maintenance      the role over the whole fleet in one batch (restart_after 0)
-  ensure_online    the role over the whole fleet in one batch, every server stopped first
+  rolling_restart  the role over the whole fleet in one batch (min_uptime 0), given run_once
+                   as its README advises (ansible-core's argument check then runs once)
+  rolling_restart_checked_per_host  the same without run_once: the argument check on every host
+  maintenance      the role over the whole fleet in one batch (restart_after 0), run_once
+  ensure_online    the role over the whole fleet in one batch, every server stopped first, run_once
   restart_fleet    the ready playbook: a canary batch of one, then the rest in one batch
                    (rolling_restart_min_uptime 0, like the role rows)
   second_consumer  rolling_restart while another client spends half the plan's rate on the
                    same token (plain GETs at a steady pace); only at the largest Team row
   ids_second_consumer  the ids job beside the same other client; only at the largest Team row
 
-``--profile`` prints each task's wall time under its row (a callback in callback_plugins/).
+``--profile`` prints under its row each task's wall time and the peak memory while it ran (a
+callback in callback_plugins/ and the memory sampler's samples).
 
 The real floor is what no client can beat: the fleet read (one request per page of 100) and N
 requests to act, the first RATE of them at once and each further RATE a minute later (a token
@@ -71,6 +74,7 @@ JOBS = [
     "task",
     "fast",
     "rolling_restart",
+    "rolling_restart_checked_per_host",
     "maintenance",
     "ensure_online",
     "restart_fleet",
@@ -113,11 +117,12 @@ IDS_PLAY = """
 """
 
 
-def role_play(role, variables):
+def role_play(role, variables, run_once=True):
+    """The role over the whole fleet in one batch, given ``run_once`` as its README advises (or not)."""
     lines = "".join("    %s: %s\n" % (key, value) for key, value in variables.items())
     return (
         "- name: The %s role over the whole fleet in one batch\n  hosts: all\n  gather_facts: false\n"
-        "  vars:\n%s  roles:\n    - gamepanel.panel.%s\n" % (role, lines, role)
+        "  vars:\n%s  roles:\n    - role: gamepanel.panel.%s\n      run_once: %s\n" % (role, lines, role, run_once)
     )
 
 
@@ -126,6 +131,8 @@ PLAYS = {
     "task": COLLECTION_PLAY,
     "fast": FAST_PLAY,
     "rolling_restart": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}),
+    # without run_once on the role: ansible-core's argument check on every host
+    "rolling_restart_checked_per_host": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}, run_once=False),
     "maintenance": role_play("maintenance", {"maintenance_restart_after": 0}),
     "ensure_online": role_play("ensure_online", {}),
     "restart_fleet": "- name: The ready playbook\n  ansible.builtin.import_playbook: gamepanel.panel.restart_fleet\n",
@@ -177,12 +184,17 @@ class EngineBench(Bench):
             return None
         return {"ANSIBLE_CALLBACK_PLUGINS": str(TASK_TIMES), "ANSIBLE_CALLBACKS_ENABLED": "task_times"}
 
-    @staticmethod
-    def print_task_times(log_name):
+    def print_task_times(self, log_name):
+        """Each task's wall time and the peak memory (PSS of the process tree) sampled while it ran."""
         with open(log_name, encoding="utf-8") as log:
             for line in log:
-                if line.startswith("TASK TIME"):
-                    print("#   " + line[len("TASK TIME ") :].rstrip(), flush=True)
+                if not line.startswith("TASK TIME"):
+                    continue
+                seconds, unused_unit, started, name = line[len("TASK TIME ") :].split(None, 3)
+                begin, end = float(started), float(started) + float(seconds)
+                during = [kib for when, kib in self.memory_samples if begin <= when < end]
+                peak = "%6d MiB" % round(max(during) / 1024.0) if during else "     - MiB"
+                print("#   %8s s  %s  %s" % (seconds, peak, name.rstrip()), flush=True)
 
     def prepare_fleet(self, plan, stopped=False):
         """A fresh emulator state: every server online and empty (or stopped), the plan's rate."""

@@ -121,6 +121,16 @@ def fail_step_hosts(run, task="Fail the hosts whose restart failed"):
     return [sorted(entry["hosts"]) for entry in role_task_runs(run, task)]
 
 
+def argument_check_hosts(run):
+    """The hosts ansible-core's argument check (the task it adds in front of a role's) ran on, per batch."""
+    return [
+        sorted(entry["hosts"])
+        for play in run.json["plays"]
+        for entry in play["tasks"]
+        if "Validating arguments against arg spec" in entry["task"]["name"]
+    ]
+
+
 def fleet_run(ansible, fleet, name, **extra_vars):
     return job(ansible, name, extra_vars=extra_vars, base_url=fleet.live_url, env=FORKS)
 
@@ -163,6 +173,8 @@ def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
     assert lines[0] == "rolling_restart: 24 server(s): 3 skipped, 21 restarted"
     # no host failed: one host per batch looked at the fail step, not each host
     assert [len(hosts) for hosts in fail_step_hosts(run)] == [1] * len(groups)
+    # the ready playbook gives the role run_once: ansible-core's argument check ran once per batch
+    assert argument_check_hosts(run) == [group[:1] for group in groups]
 
     # an immediate re-run queues nothing: every server is up for less than min_uptime now
     again = fleet_run(ansible, fleet, "restart_fleet", batch=5, rolling_restart_max_players=0)
@@ -414,6 +426,23 @@ def test_bad_variables_are_refused_before_any_request(ansible, emulator, role, v
     assert emulator.control.counters()["requests_total"] == 0
 
 
+@pytest.mark.parametrize(
+    "name, variables, named",
+    [
+        ("restart_fleet", {"rolling_restart_min_uptime": "soon"}, "rolling_restart_min_uptime"),
+        ("maintenance", {"maintenance_start_stopped": "perhaps"}, "maintenance_start_stopped"),
+        ("ensure_online", {"ensure_online_wait_timeout": "long"}, "ensure_online_wait_timeout"),
+    ],
+)
+def test_the_ready_playbooks_check_the_variables_once_and_refuse_bad_ones(ansible, emulator, name, variables, named):
+    run = job(ansible, name, extra_vars=variables)
+    assert run.rc != 0, run.describe()
+    assert named in run.stdout, run.describe()
+    checks = argument_check_hosts(run)
+    assert len(checks) == 1 and len(checks[0]) == 1, checks  # once, for the first batch, which it stopped
+    assert emulator.control.counters()["posts"] == {}
+
+
 @pytest.mark.parametrize("name", ["restart_fleet", "maintenance", "ensure_online", "status"])
 def test_a_revoked_token_fails_the_job_with_the_panel_reason(ansible, emulator, name):
     run = job(ansible, name, token="gp-test-revoked")
@@ -457,21 +486,28 @@ def test_status_shows_one_line_per_server_of_the_target(ansible, emulator):
     assert emulator.control.counters()["requests"]["owner-control"] == {"live GET /servers": 2}
 
 
-def test_a_failed_fleet_read_fails_the_batch_with_a_summary(ansible, emulator):
+@pytest.mark.parametrize("run_once", [False, True])
+def test_a_failed_fleet_read_fails_the_batch_with_a_summary(ansible, emulator, run_once):
     # A static inventory, so that the only list request is the role's own, which the panel refuses.
     emulator.control.add_fault(kind="status", status=403, method="GET", path="^/servers$")
+    inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
     playbook = """
 - name: Run the role
   hosts: all
   gather_facts: false
   roles:
     - role: gamepanel.panel.rolling_restart
-"""
-    run = ansible.playbook(playbook, inventory=STATIC_INVENTORY)
+      run_once: %s
+""" % run_once
+    run = ansible.playbook(playbook, inventory=inventory)
     assert run.rc == 2, run.describe()
+    assert argument_check_hosts(run) == [["Survival"] if run_once else ["Creative", "Survival"]]
+    # each host records the failure itself and is failed, whether or not the role is given run_once
     found = outcomes(run)
-    assert found["Survival"]["result"] == "failed" and "403" in found["Survival"]["reason"]
-    assert summary(run, "Summary of the rolling restart")[0] == "rolling_restart: 1 server(s): 1 failed"
+    assert sorted(found) == ["Creative", "Survival"]
+    assert all(outcome["result"] == "failed" and "403" in outcome["reason"] for outcome in found.values())
+    assert summary(run, "Summary of the rolling restart")[0] == "rolling_restart: 2 server(s): 2 failed"
+    assert fail_step_hosts(run) == [["Creative", "Survival"]]
     assert emulator.control.counters()["posts"] == {}
 
 

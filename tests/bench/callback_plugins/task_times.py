@@ -1,6 +1,9 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Bench helper: how long each task of a run took, printed at its end (``--profile`` of the benches)."""
+"""Bench helper: how long each task of a run took, printed at its end (``--profile`` of the benches).
+
+Each line also gives the task's start on the system's monotonic clock, which the bench's memory
+sampler shares, so that the bench can name the task during which the memory peaked."""
 
 from __future__ import annotations
 
@@ -39,6 +42,6 @@ class CallbackModule(CallbackBase):
     def v2_playbook_on_stats(self, stats):
         ends = [started for unused_name, started in self.times[1:]] + [time.monotonic()]
         first = self.times[0][1] if self.times else time.monotonic()
-        self._display.display("TASK TIME %8.2f s  (start-up, inventory)" % (first - self.started))
+        self._display.display("TASK TIME %8.2f s %14.3f  (start-up, inventory)" % (first - self.started, self.started))
         for (name, started), ended in zip(self.times, ends):
-            self._display.display("TASK TIME %8.2f s  %s" % (ended - started, name))
+            self._display.display("TASK TIME %8.2f s %14.3f  %s" % (ended - started, started, name))

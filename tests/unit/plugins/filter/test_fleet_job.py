@@ -313,6 +313,21 @@ def test_a_batch_is_decided_in_one_call_each_host_as_fleet_plan_would():
         fleet_plans({"servers": fleet}, "rolling_restart", ROLLING, hostvars, ["survival"])
 
 
+def test_a_failed_fleet_read_fails_every_host_of_the_batch_with_its_message():
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
+
+    hostvars = {"survival": {"gamepanel_id": "mc-01"}, "creative": {"gamepanel_id": "mc-02"}}
+    refused = "The panel refused GET /servers (HTTP 403)."
+    decided = fleet_plans([], "maintenance", {}, hostvars, sorted(hostvars), read_failure=refused)
+    assert sorted(decided) == ["creative", "survival"]
+    for host, server_id in (("survival", "mc-01"), ("creative", "mc-02")):
+        assert (decided[host]["act"], decided[host]["result"], decided[host]["job"]) == (False, "failed", "maintenance")
+        assert decided[host]["reason"] == "The fleet read before the batch failed: " + refused
+        assert decided[host]["server_id"] == server_id
+    assert fleet_groups(decided) == []  # nothing is sent on a read that failed
+
+
 def test_a_batch_is_grouped_into_one_ids_task_per_kind_of_action():
     from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
     from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
