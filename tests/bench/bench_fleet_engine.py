@@ -46,6 +46,7 @@ import json
 import math
 import os
 import platform
+import re
 import tempfile
 import threading
 import time
@@ -229,7 +230,22 @@ class EngineBench(Bench):
             consumer.stop()
         if self.profile:
             self.print_task_times(log_name)
+        if rc != 0:
+            self.keep_failed_servers(job, size, log_name)
         return self.engine_figures(job, size, plan, forks, wall, rc, peak_kib, noop_wall, consumer, log_name)
+
+    def keep_failed_servers(self, job, size, log_name):
+        """The emulator's view (agent, queue, history) of each server a failed run names, kept beside the log.
+
+        A run that failed tells what the collection saw; this tells what the panel did, while the
+        emulator that knows it is still up.
+        """
+        with open(log_name, encoding="utf-8") as log:
+            named = sorted(set(re.findall(r"\b(srv-\d{5})(?:: |\]: FAILED)", log.read())))
+        views = dict((server_id, self.emulator.control.server(server_id)) for server_id in named[:200])
+        path = Path(self.workdir) / ("failed-%s-%d.json" % (job, size))
+        path.write_text(json.dumps(views, indent=1))
+        print("# %s at %d failed; the emulator's view of the %d servers it names: %s" % (job, size, len(views), path))
 
     def engine_figures(self, job, size, plan, forks, wall, rc, peak_kib, noop_wall, consumer, log_name):
         counters = self.emulator.control.counters()
