@@ -138,6 +138,7 @@ class ServerWatch(object):
                 timeout,
                 self.request.poll_interval,
                 self.ceiling,
+                undecided=lambda server: server is not None and convergence.undecided,
             )
 
     def drain(self):

@@ -78,6 +78,11 @@ class Convergence:
     read its new uptime is already above the old one.  A read showing exactly the
     uptime read before queueing proves nothing either way (a cached copy of the old
     state looks like that), so it never counts as a reset; the next read decides.
+
+    Such a read can also be a coincidence of whole seconds: a server up U seconds when read
+    before queueing that restarted U seconds before a later read shows U again.  A wait must
+    not end on that read: the first one is ``undecided`` (the caller reads once more, even past
+    its deadline); a second one is an answer frozen at the old uptime, which proves nothing.
     """
 
     def __init__(self, request, before, before_read_at=None):
@@ -87,6 +92,8 @@ class Convergence:
         self.before_read_at = before_read_at  # wall time the read of `before` had ended, if known
         self.went_down = self.before_status != ONLINE
         self.moved = False  # any read showed a change since `before`: the agent has acted on something
+        self.undecided = False  # the latest read showed the old uptime for the first time: read again before judging
+        self.same_uptime_reads = 0
 
     def uptime_reset(self, server, read_started=None):
         """Whether ``server`` (read from wall time ``read_started`` on) shows an uptime that restarted."""
@@ -103,6 +110,9 @@ class Convergence:
     def observe(self, server, read_started=None):
         status = status_of(server)
         reset = self.uptime_reset(server, read_started)
+        same_uptime = status == ONLINE and self.before_uptime is not None and uptime_of(server) == self.before_uptime
+        self.same_uptime_reads += 1 if same_uptime else 0
+        self.undecided = self.request.state == "restarted" and same_uptime and self.same_uptime_reads == 1
         if status != self.before_status or reset:
             self.moved = True
         if self.request.state == "started":

@@ -16,7 +16,8 @@ passes take no more than their share of the token's minute.
 
 A wait ends on a read that shows the outcome, or on a read started after the server's deadline
 that still does not: a server sent early in a long run is judged on what a read shows, not on
-when its turn to be read came.
+when its turn to be read came.  A read that cannot tell (Convergence.undecided: the old uptime
+again, to the second) never ends a wait: the next pass reads that server once more.
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ class FollowUp(object):
         server.read = read
         if server.convergence.observe(read.server, read.started):
             self.converged(server)
-        elif read.started >= server.deadline:
+        elif read.started >= server.deadline and not server.convergence.undecided:
             self.ran_out(server)
         else:
             server.not_before = read.started

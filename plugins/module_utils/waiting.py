@@ -53,14 +53,16 @@ class PollOutcome:
         self.reads = reads
 
 
-def poll_until(clock, read, done, timeout, poll_interval, ceiling):
+def poll_until(clock, read, done, timeout, poll_interval, ceiling, undecided=None):
     """Call ``read()`` until ``done(value)`` is true or ``timeout`` seconds have passed.
 
     The first read comes after one ``poll_interval``: whatever is being waited for
     cannot have happened at the instant it was asked for.  Intervals then grow by
     BACKOFF_FACTOR up to ``ceiling``.  Sleeps are cut short at the deadline, and one
     last read is made at the deadline itself, so a wait never ends on a read older
-    than its full timeout.  Errors raised by ``read`` propagate.
+    than its full timeout.  A value ``undecided(value)`` calls inconclusive does not
+    end the wait at the deadline: one more read follows, a ``poll_interval`` later.
+    Errors raised by ``read`` propagate.
     """
     deadline = clock.monotonic() + max(float(timeout), 0.0)
     interval = max(float(poll_interval), 0.0)
@@ -69,11 +71,13 @@ def poll_until(clock, read, done, timeout, poll_interval, ceiling):
         remaining = deadline - clock.monotonic()
         if remaining > 0:
             clock.sleep(min(interval, remaining))
+        elif reads:
+            clock.sleep(float(poll_interval))  # past the deadline only after an undecided read
         value = read()
         reads += 1
         if done(value):
             return PollOutcome(value, True, reads)
-        if clock.monotonic() >= deadline:
+        if clock.monotonic() >= deadline and not (undecided is not None and undecided(value)):
             return PollOutcome(value, False, reads)
         interval = min(interval * BACKOFF_FACTOR, max(float(ceiling), interval))
 

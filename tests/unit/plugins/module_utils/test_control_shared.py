@@ -126,6 +126,7 @@ def test_an_offline_agent_under_coalescing_times_out_without_a_second_post(tmp_p
 def test_a_fork_that_never_publishes_its_list_read_does_not_carry_the_wait_past_wait_timeout(tmp_path):
     client = FakeClient(server())
     client.clock.now = 1000.4
+    client.live_uptime()  # no restart: the uptime grows, so the read at the deadline is conclusive
     fleet = Fleet(tmp_path, client)
 
     def hang(server_id, action):

@@ -330,3 +330,32 @@ def test_a_failed_page_read_fails_only_the_servers_it_was_made_for():
     assert "refused the token" in lines["srv-00"]["msg"]
     assert lines["srv-01"]["failed"] is False and lines["srv-01"]["changed"] is True
     assert posted(client) == ["srv-01"]
+
+
+def test_a_read_after_the_deadline_showing_the_old_uptime_by_coincidence_is_read_once_more():
+    # srv-01 was up 60 s when read; its restart is confirmed only after a long sending phase, by a
+    # read whose whole-second uptime happens to equal the old one (60 s up again since the restart).
+    client = fleet(2, uptime=60)
+
+    def slow_post(server_id, action):
+        client.later(1, server_id, uptime_seconds=60 if server_id == "srv-01" else 5)
+        client.later(20, server_id, uptime_seconds=70)  # a later read shows the uptime counting on
+        client.clock.sleep(8)
+
+    client.on_post = slow_post
+    result = run(client, wait_timeout=3, poll_interval=5)
+    assert result["summary"]["converged"] == 2
+    assert not by_id(result)["srv-01"]["failed"]
+    pages_read = [when for when, what, unused_id in client.log if what == "LIST"]
+    assert len(pages_read) == 1 + 2  # the read to act, the pass that could not tell, one more read
+
+
+def test_an_uptime_frozen_at_the_old_value_still_ends_the_wait():
+    # a panel answering the pre-restart uptime over and over (a cached answer) proves nothing: the
+    # second such read after the deadline fails the server, saying the agent was not seen to act
+    client = fleet(1, uptime=60)
+    client.on_post = lambda server_id, action: client.clock.sleep(8)
+    with pytest.raises(ControlFailed) as failure:
+        run(client, wait_timeout=3, poll_interval=5)
+    assert "queued, not yet applied" in failure.value.result["servers"][0]["msg"]
+    assert len(client.lists) == 1 + 2
