@@ -33,7 +33,9 @@ that sent nothing in the last minute may spend its whole minute at once; in a sl
 (RATE + 1)-th request cannot go before 60 s), then one check-in and one boot, then one confirming
 read of the fleet, plus the no-op row measured in the same run. ``--agents real`` gives the agents
 a 30 s check-in and a 60 s boot (the fast default: 2.5 s and 2 s). The per-host task also gets its fork floor:
-max(ceil(N / forks) x (check-in + boot), the panel's part of the real floor) + the no-op.
+max(ceil(N / forks) x (check-in + boot), the panel's part of the real floor) + the no-op, and
+restart_fleet the floor of its canary: the true floor plus one more check-in and boot (the canary's,
+which the rest of the fleet waits for).
 Requests, 429s and restarts come from the emulator's counters; peak memory is the PSS of
 ansible-playbook and all its processes (bench_fleet.MemorySampler). Nothing is asserted
 about time.
@@ -278,11 +280,25 @@ class EngineBench(Bench):
                 floor=round(floor, 1),
                 ratio=round(wall / floor, 2),
             )
-            if job == "task":
-                waves = math.ceil(size / float(forks)) * sum(AGENTS[self.agents])
-                fork_floor = max(waves, true_floor(size, plan, self.agents)) + noop_wall
-                row.update(fork_floor=round(fork_floor, 1), fork_ratio=round(wall / fork_floor, 2))
+            design_floor = job_design_floor(job, size, plan, forks, self.agents)
+            if design_floor is not None:
+                design_floor += noop_wall
+                row.update(design_floor=round(design_floor, 1), design_ratio=round(wall / design_floor, 2))
         return row
+
+
+def job_design_floor(job, size, plan, forks, agents):
+    """The floor of a job whose design waits for agents more than once (None for the others), without the no-op.
+
+    One server_control task per host waits for its agent in every wave of ``forks`` hosts; the
+    ready playbook's canary is sent, checked in, booted and confirmed before the rest is sent.
+    """
+    checkin, boot = AGENTS[agents]
+    if job == "task":
+        return max(math.ceil(size / float(forks)) * (checkin + boot), true_floor(size, plan, agents))
+    if job == "restart_fleet":
+        return true_floor(size, plan, agents) + checkin + boot
+    return None
 
 
 def true_floor(size, plan, agents):
@@ -301,7 +317,7 @@ def format_row(row):
         return "–" if row.get(key) is None else pattern % row[key]
 
     restarted = "–" if row.get("once") is None else "%d / %d / %d" % (row["once"], row["twice"], row["never"])
-    fork = "–" if row.get("fork_floor") is None else "%.1f s, %.2f×" % (row["fork_floor"], row["fork_ratio"])
+    design = "–" if row.get("design_floor") is None else "%.1f s, %.2f×" % (row["design_floor"], row["design_ratio"])
     return "| %s | %d | %s | %d | %.1f | %s | %s | %s | %d | %.2f | %s | %s | %d | %d |" % (
         row["job"],
         row["size"],
@@ -310,7 +326,7 @@ def format_row(row):
         row["wall"],
         show("floor", "%.1f"),
         show("ratio", "%.2f×"),
-        fork,
+        design,
         row["requests"],
         row["requests_per_server"],
         "%d%s" % (row["http_429"], "" if row.get("consumer_429") is None else " (other: %d)" % row["consumer_429"]),
@@ -321,7 +337,7 @@ def format_row(row):
 
 
 HEADER = (
-    "| job | N | plan | forks | wall s | real floor s | wall / floor | fork floor, ratio | requests | per server "
+    "| job | N | plan | forks | wall s | true floor s | wall / floor | floor of its design, ratio | requests | per server "
     "| 429s | acted once / twice / never | peak MiB | rc |\n"
     "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|"
 )
