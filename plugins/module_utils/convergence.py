@@ -60,6 +60,9 @@ def players_of(server):
 # seconds (up to 1 s lost on each of the two reads), plus a margin for the panel's own
 # bookkeeping.  A smaller value would take a slightly late uptime for a restart.
 UPTIME_TOLERANCE = 2.0
+# How soon a read that could not tell (Convergence.undecided) is made again: a live uptime has
+# moved on by a second or two by then, a frozen answer has not.
+UNDECIDED_RECHECK_SECONDS = 2.0
 
 
 class Convergence:

@@ -17,7 +17,8 @@ passes take no more than their share of the token's minute.
 A wait ends on a read that shows the outcome, or on a read started after the server's deadline
 that still does not: a server sent early in a long run is judged on what a read shows, not on
 when its turn to be read came.  A read that cannot tell (Convergence.undecided: the old uptime
-again, to the second) never ends a wait: the next pass reads that server once more.
+again, to the second) never ends a wait: that server is read once more, UNDECIDED_RECHECK_SECONDS
+later (a live uptime has moved on by then).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import collections
 
 from ansible_collections.gamepanel.panel.plugins.module_utils import control_messages as say
 from ansible_collections.gamepanel.panel.plugins.module_utils import decision, pending
-from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import status_of
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import UNDECIDED_RECHECK_SECONDS, status_of
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_reads import pass_interval
 from ansible_collections.gamepanel.panel.plugins.module_utils.fleet_server import DRAINING, FOLLOWED_UP, WAITING
@@ -60,15 +61,22 @@ class FollowUp(object):
                 # before has had longer, and one pass over their pages judges them all
                 due = max(server.not_before for server in active) + interval
             else:
-                due = min(server.not_before for server in active) + interval
+                due = min(self.due(server, interval) for server in active)
                 due = max(due, last_pass + pass_interval(last_cost, self.request.rate_limit, 0))
             now = self.clock.time()
             if due > now:
                 self.clock.sleep(due - now)
             now = self.clock.time()
-            ready = [server for server in active if server.not_before + interval <= now + 0.001]
+            ready = [server for server in active if self.due(server, interval) <= now + 0.001]
             last_pass, last_cost = now, self.read_pass(ready or active, active)
             interval = min(interval * BACKOFF_FACTOR, ceiling)
+
+    @staticmethod
+    def due(server, interval):
+        """When ``server`` is next to be read: ``interval`` after its latest read (or answer), sooner after one that could not tell."""
+        if server.recheck:
+            return server.not_before + UNDECIDED_RECHECK_SECONDS
+        return server.not_before + interval
 
     def read_pass(self, due, active):
         """One read of each server ``due`` (by their pages); returns the requests it cost.
@@ -145,7 +153,7 @@ class FollowUp(object):
         elif read.started >= server.deadline and not server.convergence.undecided:
             self.ran_out(server)
         else:
-            server.not_before = read.started
+            server.not_before, server.recheck = read.started, server.convergence.undecided
 
     def decide_again(self, server, read):
         """A draining server decided on ``read``; sent at once when it may be (an error that stops the task stops the rest)."""

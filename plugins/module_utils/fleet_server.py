@@ -48,6 +48,7 @@ class FleetServer(object):
         "drain_until",
         "drained",
         "not_before",
+        "recheck",
         "read_failure",
     )
 
@@ -70,6 +71,7 @@ class FleetServer(object):
         self.drain_until = None  # wall time from which a read still showing players ends the drain
         self.drained = False  # players were waited for
         self.not_before = None  # wall time the next read must start after
+        self.recheck = False  # its latest read could not tell (Convergence.undecided): read it again soon
         self.read_failure = None  # the transient PanelError of the latest attempt to read it, if it failed
 
     @property

@@ -226,7 +226,8 @@ def test_the_confirming_reads_cover_only_pages_still_waited_for():
     client = fleet(4)
     client.page_size = 2
     delays = {"srv-00": 1, "srv-01": 1, "srv-02": 1, "srv-03": 20}
-    client.on_post = lambda server_id, action: client.later(delays[server_id], server_id, uptime_seconds=1)
+    # uptimes a live panel shows: counting on until the restart, then from 0 again
+    client.on_post = lambda server_id, action: client.live_uptime(server_id, restart_at=delays[server_id], horizon=60)
     run(client)
     pages_read = [when for when, what, unused_id in client.log if what == "LIST"]
     # 2 pages to act, 2 pages in the first pass, then only the second page until srv-03 shows
@@ -333,13 +334,15 @@ def test_a_failed_page_read_fails_only_the_servers_it_was_made_for():
 
 
 def test_a_read_after_the_deadline_showing_the_old_uptime_by_coincidence_is_read_once_more():
-    # srv-01 was up 60 s when read; its restart is confirmed only after a long sending phase, by a
-    # read whose whole-second uptime happens to equal the old one (60 s up again since the restart).
-    client = fleet(2, uptime=60)
+    # srv-01 was up 10 s when read; its restart is confirmed only after a long sending phase, by a
+    # read whose whole-second uptime happens to equal the old one (10 s up again since the restart).
+    client = fleet(2, uptime=10)
 
     def slow_post(server_id, action):
-        client.later(1, server_id, uptime_seconds=60 if server_id == "srv-01" else 5)
-        client.later(20, server_id, uptime_seconds=70)  # a later read shows the uptime counting on
+        if server_id == "srv-01":
+            client.live_uptime("srv-01", restart_at=3, horizon=60)  # 10 s up again at the first pass, 13 s later
+        else:
+            client.later(1, server_id, uptime_seconds=1)
         client.clock.sleep(8)
 
     client.on_post = slow_post
@@ -348,6 +351,7 @@ def test_a_read_after_the_deadline_showing_the_old_uptime_by_coincidence_is_read
     assert not by_id(result)["srv-01"]["failed"]
     pages_read = [when for when, what, unused_id in client.log if what == "LIST"]
     assert len(pages_read) == 1 + 2  # the read to act, the pass that could not tell, one more read
+    assert pages_read[2] - pages_read[1] == pytest.approx(2.0)  # soon after: a live uptime has moved on
 
 
 def test_an_uptime_frozen_at_the_old_value_still_ends_the_wait():
