@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import TimedRead
+from ansible_collections.gamepanel.panel.plugins.module_utils.convergence import UNDECIDED_RECHECK_SECONDS, TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles
 
@@ -61,7 +61,7 @@ def poll_until(clock, read, done, timeout, poll_interval, ceiling, undecided=Non
     BACKOFF_FACTOR up to ``ceiling``.  Sleeps are cut short at the deadline, and one
     last read is made at the deadline itself, so a wait never ends on a read older
     than its full timeout.  A value ``undecided(value)`` calls inconclusive does not
-    end the wait at the deadline: one more read follows, a ``poll_interval`` later.
+    end the wait at the deadline: one more read follows, UNDECIDED_RECHECK_SECONDS later.
     Errors raised by ``read`` propagate.
     """
     deadline = clock.monotonic() + max(float(timeout), 0.0)
@@ -72,7 +72,7 @@ def poll_until(clock, read, done, timeout, poll_interval, ceiling, undecided=Non
         if remaining > 0:
             clock.sleep(min(interval, remaining))
         elif reads:
-            clock.sleep(float(poll_interval))  # past the deadline only after an undecided read
+            clock.sleep(UNDECIDED_RECHECK_SECONDS)  # past the deadline only after an undecided read
         value = read()
         reads += 1
         if done(value):
