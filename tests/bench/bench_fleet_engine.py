@@ -5,8 +5,8 @@
     python tests/bench/bench_fleet_engine.py [--rows 60:pro:20 60:team:20 200:team:50 200:pro:50 1000:team:50]
                                              [--jobs noop task fast rolling_restart ...] [--json figures.json]
 
-For every row (fleet size N, plan, forks) the emulator's generated fleet is put online and
-empty (ensure_online: stopped), check-in every 2.5 s without jitter, boot 2 s, and each job
+For every row (fleet size N, plan, forks) the emulator's generated fleet is put online, empty
+and up an hour (ensure_online: stopped), check-in every 2.5 s without jitter, boot 2 s, and each job
 runs with a fresh emulator state and a fresh state directory (rate budget, ledger):
 
   noop             ansible.builtin.debug over the same hosts: what Ansible itself costs
@@ -174,6 +174,7 @@ class SecondConsumer(threading.Thread):
         self.join()
 
 
+UP_AN_HOUR = 3600
 # Agent timing: the emulator's fast agents, or agents that behave like real ones.
 AGENTS = {"fast": (CHECKIN_SECONDS, BOOT_SECONDS), "real": (30.0, 60.0)}
 
@@ -200,7 +201,13 @@ class EngineBench(Bench):
                 print("#   %8s s  %s  %s" % (seconds, peak, name.rstrip()), flush=True)
 
     def prepare_fleet(self, plan, stopped=False):
-        """A fresh emulator state: every server online and empty (or stopped), the plan's rate."""
+        """A fresh emulator state: every server online, empty and up an hour (or stopped), the plan's rate.
+
+        The hour keeps the fleet like one a restart job meets (rolling_restart leaves a server up
+        less than its min_uptime, 600 s by default, alone): a server brought online seconds before
+        the run can show, at the first confirming read, a new uptime equal to its old one to the
+        second, a read that cannot tell and costs one more (Convergence.undecided).
+        """
         self.prepare(plan)
         control = self.emulator.control
         checkin, boot = AGENTS[self.agents]
@@ -209,7 +216,7 @@ class EngineBench(Bench):
             if stopped:
                 control.set_server(server_id, status="stopped", players=0)
             else:
-                control.set_server(server_id, status="online", players=0)
+                control.set_server(server_id, status="online", players=0, uptime_seconds=UP_AN_HOUR)
 
     def fleet(self):
         """The generated fleet of the bench's account (the fixture's own servers are not in the inventory's account)."""
