@@ -135,10 +135,20 @@ def test_restart_fleet_under_ansible_runner(emulator, tmp_path, runner_bin, coll
     events = job_events(artifacts)
     assert events, "the job wrote no event"
     host_events = [event for event in events if event.get("event_data", {}).get("host")]
-    seen = {event["event_data"]["host"] for event in host_events}
+    # The role runs once per batch (run_once, as the ready playbook gives it): a batch's tasks run on
+    # its first host, and every other host's outcome is recorded by a loop item delegated to it.
+    seen = {event["event_data"]["host"] for event in host_events} | set(delegated_hosts(host_events))
     # Every server's host; besides them, at most the controller (plays that check the inventory).
     assert expected_hosts <= seen, f"no event for {sorted(expected_hosts - seen)}"
     assert seen - expected_hosts <= {"localhost"}, f"unexpected hosts {sorted(seen - expected_hosts)}"
+    # ... and what AWX keeps of the job (fact storage): every host's outcome.
+    cache = artifacts / "fact_cache"
+    for host in expected_hosts:
+        # ansible-runner's jsonfile cache names a host's file with a prefix of its own
+        files = [path for path in cache.iterdir() if path.name == host or path.name.endswith("_" + host)]
+        assert len(files) == 1, (host, sorted(path.name for path in cache.iterdir()))
+        outcome = cached_fact(files[0], "gamepanel_outcome")
+        assert outcome["result"] in ("restarted", "skipped"), (host, outcome)
     failed = [
         event["event_data"]["host"]
         for event in host_events
@@ -168,6 +178,15 @@ def test_restart_fleet_under_ansible_runner(emulator, tmp_path, runner_bin, coll
     assert command["env"].pop("GAMEPANEL_API_TOKEN") == token
     assert token not in json.dumps(command)
     assert token not in stdout and token not in run.stdout and token not in run.stderr
+
+
+def delegated_hosts(events):
+    """The hosts a delegated loop item named (a fact set on them), from the job's item events."""
+    for event in events:
+        if event["event"] == "runner_item_on_ok":
+            delegated = (event["event_data"].get("res") or {}).get("_ansible_delegated_vars") or {}
+            if delegated.get("ansible_delegated_host"):
+                yield delegated["ansible_delegated_host"]
 
 
 def cached_fact(path: Path, name: str):
