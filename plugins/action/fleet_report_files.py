@@ -18,13 +18,13 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.gamepanel.panel.plugins.module_utils.client import COLLECTION_VERSION
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles, key_for_token
-from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_report, fleet_watch
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_report, fleet_watch, job_connection
 
 COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TEMPLATE = os.path.join(COLLECTION_ROOT, "roles", "fleet_report", "templates", "fleet_report.html.j2")
 
 # The shared connection options are accepted so that module_defaults for group/gamepanel.panel.panel
-# reach this action too; only base_url is used (printed on the page), nothing is sent to the panel.
+# and the inventory's gamepanel_connection reach this action too; only base_url is used (printed on the page), nothing is sent to the panel.
 ARGUMENT_SPEC = dict(
     panel_argument_spec(),
     servers={"type": "list", "elements": "dict", "required": True},
@@ -55,6 +55,12 @@ class ActionModule(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
         del tmp  # nothing goes to a remote host
+        try:
+            self._task.args = job_connection.task_arguments(
+                self._task.args, job_connection.host_variables(self._templar, task_vars or {})
+            )
+        except job_connection.ConnectionVariableError as error:
+            raise AnsibleActionFail(str(error)) from None
         _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
 
         try:

@@ -37,6 +37,13 @@ description:
     the group C(gamepanel), even when the fleet is empty. The collection's roles and ready playbooks fail with
     that reason, so a scheduled job with a revoked token or an unreachable panel turns red instead of running
     on no hosts."
+  - "The connection this source used (O(base_url), O(api_variant), O(rate_limit), O(validate_certs),
+    O(request_timeout), O(retry_timeout), O(allow_insecure_http); never the token) is set on the group
+    C(gamepanel) as the variable C(gamepanel_connection). The collection's modules, roles, ready playbooks
+    and the C(gamepanel.panel.keep_online) rulebook use it wherever the play sets nothing more specific
+    (C(module_defaults)), so the connection is written once, here. The token reaches jobs from
+    C(GAMEPANEL_API_TOKEN) or from the variable C(gamepanel_api_token) (a vault file, an AWX credential);
+    it never becomes a host or group variable."
   - The configuration file name must end in C(gamepanel.yml) or C(gamepanel.yaml).
 requirements:
   - requests
@@ -176,6 +183,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.servers import filter_servers
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.templating import trusted_template, untrusted
 
 try:
@@ -218,6 +226,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             connection = self._connection_settings()
             servers = self._servers(path, connection, use_cache=cache)
             self._populate(self._filtered(servers))
+            self._hand_on_connection(connection)
         except AnsibleError as error:
             # Ansible turns a failed source into a warning and runs on with no hosts; the
             # reason, kept on the all group, lets playbooks and roles fail loudly instead.
@@ -231,6 +240,19 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         if entry not in entries:  # a source tried twice (auto plugin and enabled plugin) counts once
             entries.append(untrusted(entry))
         group.set_variable(variable, entries)
+
+    def _hand_on_connection(self, connection):
+        """Put the settings this source used, never the token, on its fleet group for the jobs that run on it."""
+        handed = dict((key, untrusted(connection[key])) for key in job_connection.CONNECTION_KEYS)
+        group = self.inventory.groups[naming.ALL_SERVERS_GROUP]
+        previous = group.get_vars().get(job_connection.CONNECTION_VARIABLE)
+        if previous is not None and previous != handed:
+            self.display.warning(
+                "%s: two gamepanel inventory sources use different connections; jobs take %s from the last one "
+                "read (%s). Give each play its connection with module_defaults to choose."
+                % (self.NAME, job_connection.CONNECTION_VARIABLE, handed["base_url"])
+            )
+        group.set_variable(job_connection.CONNECTION_VARIABLE, handed)
 
     # -- options ------------------------------------------------------------------------------
 

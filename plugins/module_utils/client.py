@@ -178,6 +178,26 @@ class ServerPage(object):
         self.finished = finished
 
 
+def check_base_url(base_url):
+    """Raise PanelError unless ``base_url`` has the form of the API root: http(s), a host, no query or fragment."""
+    if not isinstance(base_url, str) or not base_url.strip():
+        raise errors.PanelError(errors.NO_BASE_URL_MESSAGE)
+    try:
+        parts = urlsplit(base_url.strip())
+        usable = parts.scheme in ("http", "https") and parts.hostname and not parts.query and not parts.fragment
+    except ValueError:
+        usable = False
+    if not usable:
+        raise _base_url_problem(base_url)
+
+
+def _base_url_problem(base_url):
+    return errors.PanelError(
+        "base_url %r is not an http(s) URL of the API root (no query, no fragment), for example "
+        "https://panel.example.com/api/v1." % (base_url,)
+    )
+
+
 class PanelClient(object):
     """Client for one panel, one token and one API variant.
 
@@ -291,21 +311,13 @@ class PanelClient(object):
 
     @staticmethod
     def _check_base_url(base_url):
-        if not isinstance(base_url, str) or not base_url.strip():
-            raise errors.PanelError(errors.NO_BASE_URL_MESSAGE)
-        problem = errors.PanelError(
-            "base_url %r is not an http(s) URL of the API root (no query, no fragment), for example "
-            "https://panel.example.com/api/v1." % (base_url,)
-        )
+        check_base_url(base_url)
         try:
-            parts = urlsplit(base_url.strip())
-            if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-                raise problem
             # requests normalises the URL (IDNA host, quoting of unsafe characters) once here,
             # so that request URLs can be assembled below without its help.
             return requests.Request("GET", base_url.strip()).prepare().url.rstrip("/")
         except (ValueError, requests.exceptions.RequestException):
-            raise problem from None
+            raise _base_url_problem(base_url) from None
 
     # -- what the client offers -------------------------------------------------
 

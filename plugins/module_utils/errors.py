@@ -23,7 +23,8 @@ REDACTED = "<redacted>"
 
 # Missing connection settings, said the same way by the client and the inventory plugin.
 NO_TOKEN_MESSAGE = (
-    "No API token was given: set api_token or the GAMEPANEL_API_TOKEN environment variable. "
+    "No API token was given: set the GAMEPANEL_API_TOKEN environment variable, or the variable "
+    "gamepanel_api_token for jobs (a vault file, an AWX credential), or the option api_token. "
     "Create a token in the panel under Settings \u2192 API tokens."
 )
 NO_BASE_URL_MESSAGE = (

@@ -19,6 +19,9 @@ What a module gets from AnsibleModule, the in-process path does alike: the same
 argument spec and constraints (ArgumentSpecValidator), environment fallbacks read from
 the controller's environment overlaid with the task's ``environment:``, check and diff
 mode, the ``invocation`` key, and every ``no_log`` value (the token) masked in the result.
+
+On both paths the task's arguments are first completed with the connection the inventory
+hands on and the token variable (job_connection.py).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.client import HAS_REQUESTS
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import TaskFailed
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 
 # Connection types (the connection plugin's ``transport``) that run tasks on the controller itself.
 CONTROLLER_TRANSPORTS = ("local",)
@@ -62,8 +66,16 @@ class InProcessAction(ActionBase):
 
     def run(self, tmp=None, task_vars=None):
         result = super(InProcessAction, self).run(tmp, task_vars)
+        task_vars = task_vars or {}
+        try:
+            args = job_connection.task_arguments(
+                self._task.args, job_connection.host_variables(self._templar, task_vars)
+            )
+        except job_connection.ConnectionVariableError as error:
+            result.update(failed=True, msg=str(error))
+            return result
         if not self.runs_in_process():
-            result.update(self._execute_module(task_vars=task_vars))
+            result.update(self._execute_module(module_args=args, task_vars=task_vars))
             return result
         module_name = self._task.resolved_action or self._task.action
         environment = {}
@@ -76,7 +88,7 @@ class InProcessAction(ActionBase):
                 mutually_exclusive=self.TASK_SPEC.mutually_exclusive,
                 required_one_of=self.TASK_SPEC.required_one_of,
             )
-            validation = validator.validate(dict(self._task.args))
+            validation = validator.validate(args)
             no_log_values = validation._no_log_values
             if validation.error_messages:
                 message = validation.errors.msg
@@ -87,7 +99,7 @@ class InProcessAction(ActionBase):
                 return remove_values(result, no_log_values)
             params = validation.validated_parameters
             try:
-                result.update(self.perform(params, bool(self._task.check_mode), bool(self._task.diff), task_vars or {}))
+                result.update(self.perform(params, bool(self._task.check_mode), bool(self._task.diff), task_vars))
             except TaskFailed as failure:
                 result.update(failure.result)
                 result.update(failed=True, msg=failure.msg)

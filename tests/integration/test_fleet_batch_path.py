@@ -35,7 +35,12 @@ def test_a_batch_is_sent_and_confirmed_by_one_task(ansible, emulator):
     run = job(
         ansible,
         "restart_fleet",
-        extra_vars={"rolling_restart_min_uptime": 0, "rolling_restart_wait_timeout": 3, "batch": 10},
+        extra_vars={
+            "rolling_restart_min_uptime": 0,
+            "rolling_restart_wait_timeout": 3,
+            "rolling_restart_max_players": None,  # mc-01 and rust-01 have players on
+            "batch": 10,
+        },
         inventory=INVENTORY,
         env={"ANSIBLE_FORKS": "2"},
     )
@@ -62,7 +67,12 @@ def test_a_lost_answer_to_a_queued_restart_is_confirmed_by_a_read(ansible, emula
     run = job(
         ansible,
         "restart_fleet",
-        extra_vars={"target": "mc-01", "rolling_restart_min_uptime": 0, "rolling_restart_wait_timeout": 30},
+        extra_vars={
+            "target": "mc-01",
+            "rolling_restart_min_uptime": 0,
+            "rolling_restart_wait_timeout": 30,
+            "rolling_restart_max_players": None,  # mc-01 has players on
+        },
         inventory=INVENTORY,
     )
     assert run.rc == 0, run.describe()

@@ -185,9 +185,54 @@ def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
     )
 
 
+def test_restart_fleet_with_every_default_sends_a_canary_then_the_rest_and_spares_players(ansible, fleet):
+    run = fleet_run(ansible, fleet, "restart_fleet")  # only the poll interval is shortened
+    assert run.rc == 0, run.describe()
+    counters = fleet.control.counters()
+    offline, busy = {"srv-00010", "srv-00020"}, "srv-00004"
+    eligible = {"srv-%05d" % number for number in range(1, FLEET_SIZE + 1)} - offline - {busy}
+    assert counters["restarts"] == dict.fromkeys(eligible, 1)
+    assert set(posts(counters)) == eligible  # the server with players on got no request to act
+    assert [len(group) for group in batches(run)] == [1, FLEET_SIZE - 1]  # a canary, then the rest at once
+    found = outcomes(run)
+    assert found[busy]["result"] == "skipped"
+    assert found[busy]["reason"] == "5 players online, more than rolling_restart_max_players (0): left alone"
+    lines = summary(run, "Summary of the rolling restart")
+    assert "  srv-00004: 5 players online, more than rolling_restart_max_players (0): left alone" in lines
+
+
+def test_restart_fleet_restarts_servers_with_players_only_when_told(ansible, fleet):
+    run = fleet_run(ansible, fleet, "restart_fleet", target="srv-00004", rolling_restart_max_players="null")
+    assert run.rc == 0, run.describe()
+    assert fleet.control.counters()["restarts"] == {"srv-00004": 1}
+    assert outcomes(run)["srv-00004"]["result"] == "restarted"
+
+
+def test_maintenance_with_every_default_runs_the_target_in_one_batch(ansible, fleet):
+    control = fleet.control
+    online = [
+        server["id"]
+        for server in control.state()["servers"]
+        if server["status"] == "online" and server["id"].startswith("srv-")
+    ]
+    for server_id in online:
+        control.set_server(server_id, uptime_seconds=2 * 86400)  # past the default restart_after of a day
+    run = fleet_run(ansible, fleet, "maintenance")
+    assert run.rc == 0, run.describe()
+    eligible = set(online) - {"srv-00004"}
+    assert fleet.control.counters()["restarts"] == dict.fromkeys(eligible, 1)
+    assert [len(group) for group in batches(run)] == [FLEET_SIZE]
+    found = outcomes(run)
+    assert found["srv-00004"]["result"] == "skipped"
+    assert "5 players online, more than maintenance_max_players (0)" in found["srv-00004"]["reason"]
+
+
 def test_a_deferred_restart_fails_its_host_and_stops_the_rollout(ansible, fleet):
     fleet.control.disconnect("srv-00003")
-    run = fleet_run(ansible, fleet, "restart_fleet", batch=5, rolling_restart_wait_timeout=3)
+    # players or not: this test is about the deferred restart
+    run = fleet_run(
+        ansible, fleet, "restart_fleet", batch=5, rolling_restart_wait_timeout=3, rolling_restart_max_players="null"
+    )
     assert run.rc == 2, run.describe()
     counters = fleet.control.counters()
 
@@ -520,6 +565,7 @@ def test_a_host_that_is_no_server_of_the_fleet_fails_and_the_others_go_on(ansibl
   roles:
     - role: gamepanel.panel.rolling_restart
       rolling_restart_min_uptime: 0
+      rolling_restart_max_players: null
 """
     run = ansible.playbook(playbook, inventory=inventory)
     assert run.rc == 2, run.describe()

@@ -262,6 +262,24 @@ class TestHostsAndGroups:
         assert run.host_names == ["lookup_pipe_id"]
         assert never_templated(run.hostvars("lookup_pipe_id")["gamepanel_name"])
 
+    def test_the_connection_used_is_handed_on_to_the_fleet_group_without_the_token(self, run_plugin):
+        run = run_plugin({"rate_limit": 600})
+        group_vars = run.inventory.groups["gamepanel"].get_vars()
+        connection = group_vars["gamepanel_connection"]
+        assert sorted(connection) == sorted(
+            [
+                "base_url",
+                "api_variant",
+                "rate_limit",
+                "validate_certs",
+                "request_timeout",
+                "retry_timeout",
+                "allow_insecure_http",
+            ]
+        )
+        assert connection["rate_limit"] == 600 and connection["base_url"] == run.clients_made[0]["base_url"]
+        assert run.clients_made[0]["api_token"] not in repr(run.inventory.groups["gamepanel"].get_vars())
+
     def test_local_connection_by_default(self, run_plugin):
         hostvars = run_plugin().hostvars("Survival")
         assert hostvars["ansible_connection"] == "local"

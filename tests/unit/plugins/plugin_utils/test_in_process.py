@@ -124,6 +124,34 @@ def test_environment_fallbacks_come_from_the_task_environment_and_do_not_leak():
     assert SECRET not in repr(result)
 
 
+def test_the_inventory_connection_and_the_token_variable_complete_the_arguments_on_both_paths():
+    task_vars = {
+        "gamepanel_connection": {"base_url": "http://panel.test/v1", "rate_limit": 600},
+        "gamepanel_api_token": SECRET,
+    }
+    plugin = action(args={"id": "mc-01", "state": "started", "rate_limit": 60})
+    result = plugin.run(task_vars=dict(task_vars))
+    params = plugin.calls[0][0]
+    assert (params["base_url"], params["rate_limit"], params["api_token"]) == ("http://panel.test/v1", 60, SECRET)
+    assert SECRET not in repr(result)
+
+    remote = action(args={"id": "mc-01", "state": "started"}, transport="ssh")
+    remote.run(task_vars=dict(task_vars))
+    module_args = remote._execute_module.call_args.kwargs["module_args"]
+    assert (module_args["base_url"], module_args["rate_limit"], module_args["api_token"]) == (
+        "http://panel.test/v1",
+        600,
+        SECRET,
+    )
+
+
+def test_a_bad_connection_variable_fails_the_task_before_anything_runs():
+    plugin = action(args={"id": "mc-01", "state": "started"})
+    result = plugin.run(task_vars={"gamepanel_connection": {"colour": "blue"}})
+    assert result["failed"] and "gamepanel_connection has unknown key(s) colour" in result["msg"]
+    assert plugin.calls == [] and not plugin._execute_module.called
+
+
 def test_check_and_diff_modes_are_passed_on():
     plugin = action(args=CONTROL_ARGS, check_mode=True, diff=True)
     plugin.run(task_vars={})
@@ -171,7 +199,7 @@ def test_anywhere_but_in_the_controller_itself_the_module_runs(options):
     plugin = action(module=info_action, args={"api_token": SECRET}, **options)
     result = plugin.run(task_vars={"x": 1})
     assert plugin.calls == []
-    plugin._execute_module.assert_called_once_with(task_vars={"x": 1})
+    plugin._execute_module.assert_called_once_with(module_args={"api_token": SECRET}, task_vars={"x": 1})
     assert result["from"] == "the module"
 
 
