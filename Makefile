@@ -116,7 +116,7 @@ help:
 	@echo "make lint             ansible-lint --offline --profile production"
 	@echo "make format-check     black --check (the house style, pyproject.toml); make format applies it"
 	@echo "make galaxy-importer  the Galaxy import checks on the built tarball"
-	@echo "make docs-check       ansible-doc of every module and plugin; antsibull-changelog lint"
+	@echo "make docs-check       ansible-doc of every module and plugin; the docs test (.ci/docs_truth.py); antsibull-changelog lint"
 	@echo "make release-check    the release checks, timed, two lanes: $(RELEASE_STEPS)"
 	@echo "make release-tests    tests/release: ansible-runner job (AWX credential type), execution and decision"
 	@echo "                      environments (ansible-builder create), emulator wheel and the docs/emulator.md CI example"
@@ -282,6 +282,8 @@ docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,test-ansibl
 		echo "--> ansible-doc with ansible-core $$($(VENV)/$$venv/bin/python -c 'import ansible; print(ansible.__version__)')"; \
 		$(ANSIBLE_ENV) $(VENV)/$$venv/bin/python .ci/docs_check.py $(ROOT) || status=1; \
 	done; \
+	echo "--> docs-truth: README.md, docs/*.md and roles/*/README.md against the code (.ci/docs_truth.py)"; \
+	$(T19)/python .ci/docs_truth.py $(ROOT) || status=1; \
 	echo "--> antsibull-changelog lint"; \
 	$(VENV)/changelog/bin/antsibull-changelog lint || status=1; \
 	exit $$status
