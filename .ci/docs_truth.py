@@ -188,9 +188,8 @@ def load_truth(root):
     """Read the code of the checkout at ``root``."""
     truth = Truth()
     fragments = _fragments(root)
-    truth.sources["connection"] = _plugin_options(
-        {"extends_documentation_fragment": [MODULE_PREFIX + "panel"]}, fragments
-    )
+    connection = {"extends_documentation_fragment": [MODULE_PREFIX + "panel", MODULE_PREFIX + "panel.plugin"]}
+    truth.sources["connection"] = _plugin_options(connection, fragments)
 
     for kind, directory in (("module", "modules"), ("inventory", "inventory")):
         for path in sorted(glob.glob(os.path.join(root, "plugins", directory, "*.py"))):
@@ -630,33 +629,36 @@ def _check_credential_type(where, node, truth, problems):
 def check_statements(doc, truth, problems, root):
     """Rule 4: outcome shape, playbook count, ansible-core versions, links, commit hashes."""
     text = "\n".join(line if not code else "" for line, code in zip(doc.lines, doc.in_code))
-    flat = re.sub(r"\s*\n\s*", " ", text)
+    flat = text.replace("\n", " ")  # same offsets as text, so a match gives its line
+
+    def line_of(match):
+        return text[: match.start()].count("\n")
+
     for match in re.finditer(r"gamepanel_outcome`?[^{}`]{0,40}?[(`]*\{([^{}]*)\}", flat):
         keys = [part.split(":")[0].strip() for part in match.group(1).split(",")]
         if truth.outcome_keys and keys != truth.outcome_keys:
-            line = text[: text.find(match.group(0)[:30])].count("\n") if match.group(0)[:30] in text else 0
             problems.append(
                 "%s: gamepanel_outcome is {%s} in the code, the docs say {%s}"
-                % (_where(doc, line), ", ".join(truth.outcome_keys), ", ".join(keys))
+                % (_where(doc, line_of(match)), ", ".join(truth.outcome_keys), ", ".join(keys))
+            )
+    for match in re.finditer(r"\b(\w+)\s+ready\s+playbooks\b", flat, re.IGNORECASE):
+        word = match.group(1).lower()
+        count = NUMBER_WORDS.get(word, int(word) if word.isdigit() else None)
+        if count is not None and count != len(truth.playbooks):
+            problems.append(
+                "%s: says %s ready playbooks; playbooks/ has %d"
+                % (_where(doc, line_of(match)), match.group(1), len(truth.playbooks))
+            )
+    for match in re.finditer(r"ansible-core\s+(\d+)\.(\d+)", flat):
+        version = (int(match.group(1)), int(match.group(2)))
+        if truth.ansible_floor and version < truth.ansible_floor:
+            problems.append(
+                "%s: names ansible-core %d.%d, older than the supported %d.%d (meta/runtime.yml)"
+                % ((_where(doc, line_of(match)),) + version + truth.ansible_floor)
             )
     for number, line in enumerate(doc.lines):
         if doc.in_code[number]:
             continue
-        for match in re.finditer(r"\b(\w+) ready playbooks\b", line, re.IGNORECASE):
-            word = match.group(1).lower()
-            count = NUMBER_WORDS.get(word, int(word) if word.isdigit() else None)
-            if count is not None and count != len(truth.playbooks):
-                problems.append(
-                    "%s: says %s ready playbooks; playbooks/ has %d"
-                    % (_where(doc, number), match.group(1), len(truth.playbooks))
-                )
-        if truth.ansible_floor:
-            for major, minor in re.findall(r"ansible-core (\d+)\.(\d+)", line):
-                if (int(major), int(minor)) < truth.ansible_floor:
-                    problems.append(
-                        "%s: names ansible-core %s.%s, older than the supported %d.%d (meta/runtime.yml)"
-                        % ((_where(doc, number), major, minor) + truth.ansible_floor)
-                    )
         if "example.invalid" in line:
             problems.append("%s: a link to example.invalid" % _where(doc, number))
         for target in re.findall(r"\]\(([^)\s]+)\)", line):
