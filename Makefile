@@ -97,12 +97,13 @@ endef
 
 .PHONY: FORCE help demo test venvs collection get-pip-standin sanity format-check format units emulator-tests integration \
 	lint galaxy-importer docs-check bench clean distclean interpreters \
-	release-check release-tests docsite changelog-dry-run chromium browser-test java eda-test
+	release-check release-tests docsite changelog-dry-run chromium browser-test java eda-test preflight
 
 help:
 	@echo "make demo             run the demo against the bundled panel emulator"
 	@echo "make test             set-up ($(SETUP_STEPS)), then every check in two lanes:"
 	@echo "                      [$(LANE_SANITY)] and [$(LANE_CHECKS)]"
+	@echo "make preflight        what make test needs from the machine, and how to get what is missing"
 	@echo "make venvs            create .venv/NAME from requirements/NAME.txt for: $(VENV_NAMES)"
 	@echo "make collection       build $(TARBALL) and install it into $(BUILD)/collections"
 	@echo "make get-pip-standin  provide the pip bootstrap script ansible-test would download"
@@ -329,8 +330,15 @@ demo: collection
 LANE_SANITY := sanity format-check lint galaxy-importer eda-test
 LANE_CHECKS := docs-check units emulator-tests integration browser-test
 
+# What the machine must have (two Pythons with venv, a package index, Chromium, Java), said
+# plainly before anything takes time.
+preflight:
+	@PYTHON_OLDEST="$(PYTHON_OLDEST)" PYTHON_LATEST="$(PYTHON_LATEST)" CHROMIUM="$(CHROMIUM)" JAVA="$(JAVA)" \
+		VENV_NAMES="$(VENV_NAMES)" .ci/preflight
+
 test:
 	@echo "make test: oldest Python $(PYTHON_OLDEST), latest Python $(PYTHON_LATEST)"
+	@$(MAKE) preflight
 	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup $(subst $(space),$(comma),$(SETUP_STEPS)) \
 		--lane $(subst $(space),$(comma),$(LANE_SANITY)) --lane $(subst $(space),$(comma),$(LANE_CHECKS))
 
