@@ -626,7 +626,7 @@ def _check_credential_type(where, node, truth, problems):
         )
 
 
-def check_statements(doc, truth, problems, root):
+def check_statements(doc, truth, problems):
     """Rule 4: outcome shape, playbook count, ansible-core versions, links, commit hashes."""
     text = "\n".join(line if not code else "" for line, code in zip(doc.lines, doc.in_code))
     flat = text.replace("\n", " ")  # same offsets as text, so a match gives its line
@@ -673,7 +673,6 @@ def check_statements(doc, truth, problems, root):
                     "%s: %s looks like a commit hash (project history is not for user docs)"
                     % (_where(doc, number), word)
                 )
-    del root
 
 
 def doc_files(root):
@@ -693,7 +692,7 @@ def check(root):
         check_tables(doc, truth, problems)
         check_names(doc, truth, problems)
         check_yaml_examples(doc, truth, problems)
-        check_statements(doc, truth, problems, root)
+        check_statements(doc, truth, problems)
     return problems
 
 
