@@ -97,12 +97,13 @@ endef
 
 .PHONY: FORCE help demo test venvs collection get-pip-standin sanity format-check format units emulator-tests integration \
 	lint galaxy-importer docs-check bench clean distclean interpreters \
-	release-check release-tests docsite changelog-dry-run chromium browser-test java eda-test
+	release-check release-tests docsite changelog-dry-run chromium browser-test java eda-test preflight
 
 help:
 	@echo "make demo             run the demo against the bundled panel emulator"
 	@echo "make test             set-up ($(SETUP_STEPS)), then every check in two lanes:"
 	@echo "                      [$(LANE_SANITY)] and [$(LANE_CHECKS)]"
+	@echo "make preflight        what make test needs from the machine, and how to get what is missing"
 	@echo "make venvs            create .venv/NAME from requirements/NAME.txt for: $(VENV_NAMES)"
 	@echo "make collection       build $(TARBALL) and install it into $(BUILD)/collections"
 	@echo "make get-pip-standin  provide the pip bootstrap script ansible-test would download"
@@ -116,7 +117,7 @@ help:
 	@echo "make lint             ansible-lint --offline --profile production"
 	@echo "make format-check     black --check (the house style, pyproject.toml); make format applies it"
 	@echo "make galaxy-importer  the Galaxy import checks on the built tarball"
-	@echo "make docs-check       ansible-doc of every module and plugin; antsibull-changelog lint"
+	@echo "make docs-check       ansible-doc of every module and plugin; the docs test (.ci/docs_truth.py); antsibull-changelog lint"
 	@echo "make release-check    the release checks, timed, two lanes: $(RELEASE_STEPS)"
 	@echo "make release-tests    tests/release: ansible-runner job (AWX credential type), execution and decision"
 	@echo "                      environments (ansible-builder create), emulator wheel and the docs/emulator.md CI example"
@@ -282,6 +283,8 @@ docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,test-ansibl
 		echo "--> ansible-doc with ansible-core $$($(VENV)/$$venv/bin/python -c 'import ansible; print(ansible.__version__)')"; \
 		$(ANSIBLE_ENV) $(VENV)/$$venv/bin/python .ci/docs_check.py $(ROOT) || status=1; \
 	done; \
+	echo "--> docs-truth: README.md, docs/*.md and roles/*/README.md against the code (.ci/docs_truth.py)"; \
+	$(T19)/python .ci/docs_truth.py $(ROOT) || status=1; \
 	echo "--> antsibull-changelog lint"; \
 	$(VENV)/changelog/bin/antsibull-changelog lint || status=1; \
 	exit $$status
@@ -327,8 +330,15 @@ demo: collection
 LANE_SANITY := sanity format-check lint galaxy-importer eda-test
 LANE_CHECKS := docs-check units emulator-tests integration browser-test
 
+# What the machine must have (two Pythons with venv, a package index, Chromium, Java), said
+# plainly before anything takes time.
+preflight:
+	@PYTHON_OLDEST="$(PYTHON_OLDEST)" PYTHON_LATEST="$(PYTHON_LATEST)" CHROMIUM="$(CHROMIUM)" JAVA="$(JAVA)" \
+		VENV_NAMES="$(VENV_NAMES)" .ci/preflight
+
 test:
 	@echo "make test: oldest Python $(PYTHON_OLDEST), latest Python $(PYTHON_LATEST)"
+	@$(MAKE) preflight
 	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup $(subst $(space),$(comma),$(SETUP_STEPS)) \
 		--lane $(subst $(space),$(comma),$(LANE_SANITY)) --lane $(subst $(space),$(comma),$(LANE_CHECKS))
 

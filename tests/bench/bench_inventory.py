@@ -15,7 +15,7 @@ resolves and prints every host's variables) and ``ansible all --list-hosts`` (bu
 only: the cost a playbook pays at its start). Reported: wall times (median and best of --repeat
 runs), the ratios plugin/static and the panel requests of every plugin run (emulator counters).
 
-Nothing about timing is asserted: the figures go to docs/performance.md. The run does fail if
+Nothing about timing is asserted: the figures go to tests/bench/RESULTS.md. The run does fail if
 the static file does not describe the plugin's inventory, or if a warm-cache run makes a
 request, since the comparison would then be meaningless.
 

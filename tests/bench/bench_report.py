@@ -16,7 +16,7 @@ metrics and resources (the real client), then for each of the two data sets meas
 It also times the whole `ansible-playbook gamepanel.panel.report` run (plain) for reference:
 that includes ansible-playbook's own start-up and the list request.
 
-Budgets are checked at the end (exit 1 when one is missed); the figures go to docs/performance.md.
+Budgets are checked at the end (exit 1 when one is missed); the figures go to tests/bench/RESULTS.md.
 
 Run (make bench BENCH=tests/bench/bench_report.py): .venv/browser/bin/python tests/bench/bench_report.py
     [--fleet-size 1000] [--repeat 5] [--json FILE] [--keep DIR]
