@@ -262,6 +262,7 @@ class Bench:
         self.collections = collections_path(workdir)
         self.rows = []
         self.emulator = None
+        self.inventory_text = None  # the inventory file of the next run (None: INVENTORY)
 
     # -- set-up --------------------------------------------------------------------------
 
@@ -300,7 +301,7 @@ class Bench:
         command = [
             ansible_command("ansible-playbook"),
             "-i",
-            str(self.write("fleet.gamepanel.yml", INVENTORY)),
+            str(self.write("fleet.gamepanel.yml", self.inventory_text or INVENTORY)),
             "-f",
             str(forks),
             str(play),

@@ -20,6 +20,10 @@ runs with a fresh emulator state and a fresh state directory (rate budget, ledge
   ensure_online    the role over the whole fleet in one batch, every server stopped first, run_once
   restart_fleet    the ready playbook: a canary batch of one, then the rest in one batch
                    (rolling_restart_min_uptime 0, like the role rows)
+  restart_fleet_defaults, maintenance_defaults
+                   the ready playbooks as a newcomer runs them: no variable given, the connection
+                   (base_url, rate_limit) only in the inventory file, the token only in the
+                   environment (maintenance: the fleet up two days, past its default threshold)
   second_consumer  rolling_restart while another client spends half the plan's rate on the
                    same token (plain GETs at a steady pace); only at the largest Team row
   ids_second_consumer  the ids job beside the same other client; only at the largest Team row
@@ -81,6 +85,8 @@ JOBS = [
     "maintenance",
     "ensure_online",
     "restart_fleet",
+    "restart_fleet_defaults",
+    "maintenance_defaults",
     "second_consumer",
     "ids_second_consumer",
 ]
@@ -129,6 +135,15 @@ def role_play(role, variables, run_once=True):
     )
 
 
+def ready_play(name):
+    return "- name: The ready playbook\n  ansible.builtin.import_playbook: gamepanel.panel.%s\n" % name
+
+
+# The ready playbooks run as the README says: the connection in the inventory file, the token in
+# the environment, every variable left at its default.
+NEWCOMER_JOBS = ("restart_fleet_defaults", "maintenance_defaults")
+UP_TWO_DAYS = 2 * 86400
+
 PLAYS = {
     "ids": IDS_PLAY,
     "task": COLLECTION_PLAY,
@@ -138,7 +153,9 @@ PLAYS = {
     "rolling_restart_checked_per_host": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}, run_once=False),
     "maintenance": role_play("maintenance", {"maintenance_restart_after": 0}),
     "ensure_online": role_play("ensure_online", {}),
-    "restart_fleet": "- name: The ready playbook\n  ansible.builtin.import_playbook: gamepanel.panel.restart_fleet\n",
+    "restart_fleet": ready_play("restart_fleet"),
+    "restart_fleet_defaults": ready_play("restart_fleet"),
+    "maintenance_defaults": ready_play("maintenance"),
     "second_consumer": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}),
     "ids_second_consumer": IDS_PLAY,
 }
@@ -200,7 +217,7 @@ class EngineBench(Bench):
                 peak = "%6d MiB" % round(max(during) / 1024.0) if during else "     - MiB"
                 print("#   %8s s  %s  %s" % (seconds, peak, name.rstrip()), flush=True)
 
-    def prepare_fleet(self, plan, stopped=False):
+    def prepare_fleet(self, plan, stopped=False, uptime=None):
         """A fresh emulator state: every server online, empty and up an hour (or stopped), the plan's rate.
 
         The hour keeps the fleet like one a restart job meets (rolling_restart leaves a server up
@@ -216,7 +233,7 @@ class EngineBench(Bench):
             if stopped:
                 control.set_server(server_id, status="stopped", players=0)
             else:
-                control.set_server(server_id, status="online", players=0, uptime_seconds=UP_AN_HOUR)
+                control.set_server(server_id, status="online", players=0, uptime_seconds=uptime or UP_AN_HOUR)
 
     def fleet(self):
         """The generated fleet of the bench's account (the fixture's own servers are not in the inventory's account)."""
@@ -224,12 +241,20 @@ class EngineBench(Bench):
 
     def run_job(self, job, size, plan, forks, noop_wall):
         stopped = job == "ensure_online"
-        self.prepare_fleet(plan, stopped=stopped)
+        self.prepare_fleet(plan, stopped=stopped, uptime=UP_TWO_DAYS if job == "maintenance_defaults" else None)
         play = self.write("play.yml", NOOP_PLAY if job == "noop" else PLAYS[job])
         state_dir = Path(tempfile.mkdtemp(prefix="state-", dir=self.workdir))
         env = self.env(PLANS[plan], state_dir, self.profile_env())
         # the ready playbook's canary, then the rest of the fleet in one batch
         extra_vars = {"batch": size, "rolling_restart_min_uptime": 0} if job == "restart_fleet" else None
+        self.inventory_text = None
+        if job in NEWCOMER_JOBS:
+            self.inventory_text = "plugin: gamepanel.panel.servers\nbase_url: %s\nrate_limit: %d\n" % (
+                self.emulator.live_url,
+                PLANS[plan],
+            )
+            for variable in ("GAMEPANEL_BASE_URL", "GAMEPANEL_RATE_LIMIT"):
+                env.pop(variable)
         consumer = None
         if job in CONSUMED_JOBS:
             consumer = SecondConsumer(self.emulator.live_url, PLANS[plan] / 2.0)
@@ -303,7 +328,7 @@ def job_design_floor(job, size, plan, forks, agents):
     checkin, boot = AGENTS[agents]
     if job == "task":
         return max(math.ceil(size / float(forks)) * (checkin + boot), true_floor(size, plan, agents))
-    if job == "restart_fleet":
+    if job in ("restart_fleet", "restart_fleet_defaults"):
         return true_floor(size, plan, agents) + checkin + boot
     return None
 
