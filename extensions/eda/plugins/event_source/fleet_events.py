@@ -83,6 +83,16 @@ options:
         explain, as an event of kind V(found_stopped) (C(expected) false, C(previous_status) null).
     type: bool
     default: true
+  budget_share:
+    description:
+      - The share of the token's O(rate_limit) the source's reads may use, a fraction greater than 0 and at
+        most 1. A fleet read costs one request per page of C(GET /servers); when reading every O(interval)
+        seconds would cost more than this share of O(rate_limit) a minute, the source reads less often (every
+        pages x 60 / (O(budget_share) x O(rate_limit)) seconds) and logs so once. The jobs on the same token
+        keep the rest of the budget.
+      - With O(rate_limit=0) (no client-side pacing) the interval is never stretched.
+    type: float
+    default: 0.25
   hostname_source:
     description:
       - What the inventory names hosts by (the C(hostname_source) of the C(gamepanel.panel.servers)
@@ -146,6 +156,7 @@ from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_n
 LOGGER = logging.getLogger("gamepanel.panel.fleet_events")
 
 DEFAULT_INTERVAL = 30.0
+DEFAULT_BUDGET_SHARE = 0.25
 MAX_BACKOFF = 300.0
 _TRUE = ("1", "true", "yes", "on", "y", "t")
 _FALSE = ("0", "false", "no", "off", "n", "f", "")
@@ -242,6 +253,15 @@ class FleetWatcher(object):
         self.interval = _convert("interval", args.get("interval", DEFAULT_INTERVAL), "float")
         if self.interval is None or self.interval <= 0:
             raise SettingsError("fleet_events: interval must be a positive number of seconds.")
+        try:
+            self.budget_share = _convert("budget_share", args.get("budget_share", DEFAULT_BUDGET_SHARE), "float")
+        except SettingsError:
+            self.budget_share = None
+        if self.budget_share is None or not 0 < self.budget_share <= 1:
+            raise SettingsError(
+                "fleet_events: budget_share must be a fraction of the token's rate_limit greater than 0 and at "
+                "most 1 (0.25 lets the reads use a quarter of it), not %r." % args.get("budget_share")
+            )
         statuses = _string_list("stopped_statuses", args.get("stopped_statuses")) or list(
             fleet_watch.DEFAULT_STOPPED_STATUSES
         )
@@ -286,6 +306,9 @@ class FleetWatcher(object):
         self.rng = rng or random.random
         self.failures = 0
         self.reads = 0
+        # Requests the last successful read cost (one per page): what the budget share is checked with.
+        self.pages_per_read = 1
+        self.stretch_logged = False
 
     def redact(self, text):
         return redact(text, self._token) if self._token else text
@@ -293,8 +316,13 @@ class FleetWatcher(object):
     # -- blocking work, run in a thread ---------------------------------------------------
 
     def read(self):
-        """One fleet read: (servers, live ledger entries, wall time of the read)."""
-        servers = self.client.list_servers()
+        """One fleet read: (servers, live ledger entries, wall time of the read); counts its pages."""
+        servers = []
+        pages = 0
+        for page in self.client.server_pages():
+            pages += 1
+            servers.extend(page.servers)
+        self.pages_per_read = max(1, pages)
         seen_at = self.client.clock.time()
         return servers, self.ledger.entries(), seen_at
 
@@ -329,6 +357,30 @@ class FleetWatcher(object):
 
     # -- the loop -------------------------------------------------------------------------
 
+    def read_interval(self):
+        """Seconds between two reads: ``interval``, or longer where the fleet's pages would exceed the budget share."""
+        rate_limit = self.params.get("rate_limit") or 0
+        if rate_limit <= 0:
+            return self.interval
+        allowed_per_minute = self.budget_share * rate_limit
+        needed = self.pages_per_read * 60.0 / allowed_per_minute
+        if needed <= self.interval:
+            return self.interval
+        if not self.stretch_logged:
+            self.stretch_logged = True
+            LOGGER.warning(
+                "fleet_events: a fleet read costs %d requests (one per page); every %g s that is %.0f a minute, "
+                "more than budget_share %g of rate_limit %d (%.0f a minute): the source reads every %.0f s instead",
+                self.pages_per_read,
+                self.interval,
+                self.pages_per_read * 60.0 / self.interval,
+                self.budget_share,
+                rate_limit,
+                allowed_per_minute,
+                needed,
+            )
+        return needed
+
     def backoff(self):
         """Seconds to wait after ``self.failures`` failed reads in a row."""
         ceiling = max(MAX_BACKOFF, self.interval)
@@ -345,10 +397,11 @@ class FleetWatcher(object):
     async def run(self, queue, reads=None):
         """Read, put the events, sleep; ``reads`` (tests) stops after that many attempts."""
         LOGGER.info(
-            "fleet_events: watching %s every %g s (rate_limit %s per minute)",
+            "fleet_events: watching %s every %g s (rate_limit %s per minute, budget_share %g)",
             self.client.base_url,
             self.interval,
             self.params.get("rate_limit"),
+            self.budget_share,
         )
         attempts = 0
         while reads is None or attempts < reads:
@@ -386,7 +439,7 @@ class FleetWatcher(object):
                         event["expected"],
                     )
                     await queue.put({"gamepanel": event})
-                delay = max(0.0, self.interval - (time.monotonic() - started))
+                delay = max(0.0, self.read_interval() - (time.monotonic() - started))
             if reads is None or attempts < reads:
                 await asyncio.sleep(delay)
 

@@ -40,15 +40,24 @@ class Clock(object):
         self.now += seconds
 
 
+class Page(object):
+    def __init__(self, servers):
+        self.servers = servers
+
+
 class FakeClient(object):
-    """list_servers answers from a script: a list of servers, or an exception to raise."""
+    """list_servers answers from a script: a list of servers, or an exception to raise.
+
+    server_pages gives the same answer in pages of ``page_size`` servers (one page when None).
+    """
 
     api_variant = "live"
     base_url = "https://panel.example/api/v1"
     state_key = "c" * 64
 
-    def __init__(self, script):
+    def __init__(self, script, page_size=None):
         self.script = list(script)
+        self.page_size = page_size
         self.clock = Clock()
         self.warnings = []
         self.threads = []
@@ -60,6 +69,12 @@ class FakeClient(object):
         if isinstance(answer, Exception):
             raise answer
         return [dict(server) for server in answer]
+
+    def server_pages(self):
+        servers = self.list_servers()
+        size = self.page_size or max(1, len(servers))
+        for start in range(0, max(1, len(servers)), size):
+            yield Page(servers[start : start + size])
 
 
 def server(server_id, status="online", uptime=100):
@@ -84,10 +99,10 @@ def state_dir(tmp_path, monkeypatch):
     return tmp_path / "state"
 
 
-def watcher(script, **args):
+def watcher(script, page_size=None, **args):
     args.setdefault("interval", 0.01)
     args.setdefault("api_token", TOKEN)
-    return fleet_events.FleetWatcher(args, environ={}, client=FakeClient(script), rng=lambda: 0.5)
+    return fleet_events.FleetWatcher(args, environ={}, client=FakeClient(script, page_size), rng=lambda: 0.5)
 
 
 def run(watcher_, reads):
@@ -145,6 +160,7 @@ def test_the_documentation_is_yaml_and_names_every_option():
         "hostname_source",
         "leave_alone",
         "found_stopped",
+        "budget_share",
     }
     assert documentation["extends_documentation_fragment"] == ["gamepanel.panel.panel"]
     examples = yaml.safe_load(fleet_events.EXAMPLES)
@@ -269,3 +285,47 @@ def test_host_names_are_the_inventory_plugins_even_when_a_name_is_taken_by_a_gro
     down = [dict(item, status="offline", uptime_seconds=0) for item in fleet]
     events = [event["gamepanel"] for event in run(watcher([fleet, down]), reads=2)]
     assert [event["host"] for event in events] == ["Srv_a_a", "game_minecraft_b", "Srv_a_c"]
+
+
+@pytest.mark.parametrize("share", [0, -0.5, 1.5, "half", "nan"])
+def test_a_budget_share_outside_zero_to_one_is_refused_at_start(share):
+    with pytest.raises(
+        fleet_events.SettingsError, match=r"budget_share must be a fraction .* greater than 0 and at most 1"
+    ):
+        watcher([], budget_share=share)
+
+
+def test_the_interval_holds_while_the_reads_stay_within_the_budget_share():
+    fleet = [server("s%03d" % number) for number in range(1000)]
+    # Team, pages of 100: 10 requests a read, every 5 s that is 120 a minute, under 0.25 x 600 = 150.
+    source = watcher([fleet], page_size=100, interval=5, rate_limit=600)
+    run(source, reads=1)
+    assert source.pages_per_read == 10 and source.read_interval() == 5
+
+
+@pytest.mark.parametrize(
+    "rate_limit, share, expected",
+    [
+        (120, 0.25, 200.0),  # Pro: 100 pages x 60 / 30 a minute
+        (600, 0.25, 40.0),  # Team: 100 pages x 60 / 150 a minute
+        (600, 1, 10.0),
+    ],
+)
+def test_a_fleet_too_big_for_the_interval_stretches_it_and_says_so_once(caplog, rate_limit, share, expected):
+    fleet = [server("s%05d" % number) for number in range(10000)]
+    source = watcher([fleet, fleet], page_size=100, interval=5, rate_limit=rate_limit, budget_share=share)
+    with caplog.at_level(logging.INFO, logger="gamepanel.panel.fleet_events"):
+        run(source, reads=1)
+        assert source.read_interval() == pytest.approx(expected)
+        assert source.read_interval() == pytest.approx(expected)
+    stretched = [record for record in caplog.records if "reads every" in record.getMessage()]
+    assert len(stretched) == 1, caplog.text
+    assert "costs 100 requests" in stretched[0].getMessage()
+    assert "every %.0f s instead" % expected in stretched[0].getMessage()
+
+
+def test_without_client_side_pacing_the_interval_is_never_stretched():
+    fleet = [server("s%05d" % number) for number in range(10000)]
+    source = watcher([fleet], page_size=100, interval=5, rate_limit=0)
+    run(source, reads=1)
+    assert source.read_interval() == 5
