@@ -46,6 +46,20 @@ STATUS_CHANGED = "status_changed"
 RESTARTED = "restarted"
 FOUND_STOPPED = "found_stopped"
 KINDS = (STATUS_CHANGED, RESTARTED, ADDED, REMOVED, FOUND_STOPPED)
+# The one event a read adds after its per-server events when it found servers to start: all of
+# them, so that keep_online starts them in one playbook run.
+OUTAGE = "outage"
+
+# A server handed to a start is not handed again until a read sees it in a status other than a
+# stopped one (or gone), or this many seconds passed: a second start from a second run would
+# only wait behind the first one's.
+HANDOFF_HOLD_SECONDS = 900.0
+
+# Why a server one read found down is not in its outage event (``held_back``).
+HELD_CRASH_LOOPING = "crash_looping"
+HELD_LEFT_ALONE = "left_alone"
+HELD_NOT_IN_INVENTORY = "not_in_inventory"
+HELD_START_UNDER_WAY = "start_under_way"
 
 # A ledger entry done this long before the previous read still explains a change: a read
 # may lag behind what the agent did.
@@ -152,6 +166,79 @@ def is_incident(event):
     if event["expected"]:
         return False
     return event["kind"] in (RESTARTED, FOUND_STOPPED) or (event["kind"] == STATUS_CHANGED and event["stopped"])
+
+
+def wants_start(event):
+    """A per-server event keep_online answers with a start: an unexpected stop, or a server found stopped."""
+    if event["kind"] == FOUND_STOPPED:
+        return True
+    return event["kind"] == STATUS_CHANGED and bool(event["stopped"]) and not event["expected"]
+
+
+def held_back_reason(event):
+    """Why a server whose event ``wants_start`` is not started (its own flags), or None."""
+    if event.get("crash_looping"):
+        return HELD_CRASH_LOOPING
+    if event.get("left_alone"):
+        return HELD_LEFT_ALONE
+    if event.get("in_inventory") is False:
+        return HELD_NOT_IN_INVENTORY
+    return None
+
+
+class StartBatches(object):
+    """Turns the servers one read found down into one ``outage`` event, and remembers whom it handed out.
+
+    ``batch(events, fleet, seen_at)`` takes one read's per-server events (annotated with
+    ``crash_looping``, ``left_alone``, ``host`` and ``in_inventory``) and that read's servers, and
+    returns the outage event, or None when no server is to be started. A server handed out once
+    is held back (``start_under_way``) until a read sees it in a status other than a stopped one,
+    or gone, or ``hold_seconds`` passed: whatever it does meanwhile (offline, then stopped) is
+    the one outage the first start answers.
+    """
+
+    def __init__(self, stopped_statuses=DEFAULT_STOPPED_STATUSES, hold_seconds=HANDOFF_HOLD_SECONDS):
+        self.stopped_statuses = tuple(stopped_statuses)
+        self.hold_seconds = hold_seconds
+        self.handed_out = {}
+
+    def release(self, fleet, seen_at):
+        """Forget the hand-outs a read (``index_fleet``) shows answered: the server is up, gone, or the hold ran out."""
+        for server_id, handed_at in list(self.handed_out.items()):
+            server = fleet.get(server_id)
+            if server is None or server.get("status") not in self.stopped_statuses:
+                del self.handed_out[server_id]
+            elif seen_at - handed_at >= self.hold_seconds:
+                del self.handed_out[server_id]
+
+    def batch(self, events, servers, seen_at):
+        self.release(index_fleet(servers), seen_at)
+        starting, held_back = [], []
+        for event in events:
+            if not wants_start(event):
+                continue
+            reason = held_back_reason(event)
+            if reason is None and event["id"] in self.handed_out:
+                reason = HELD_START_UNDER_WAY
+            if reason is None:
+                starting.append(event)
+            else:
+                held_back.append({"id": event["id"], "name": event.get("name"), "reason": reason})
+        if not starting:
+            return None
+        for event in starting:
+            self.handed_out[event["id"]] = seen_at
+        return {
+            "kind": OUTAGE,
+            "ids": [event["id"] for event in starting],
+            "hosts": [event.get("host") for event in starting],
+            "servers": [
+                {"id": event["id"], "name": event.get("name"), "host": event.get("host"), "kind": event["kind"]}
+                for event in starting
+            ],
+            "held_back": held_back,
+            "seen_at": seen_at,
+        }
 
 
 class FleetWatch(object):

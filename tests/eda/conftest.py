@@ -70,13 +70,14 @@ class Rulebook:
         env: dict | None = None,
         rulebook: str = "gamepanel.panel.keep_online",
         token: str = TOKEN,
+        inventory: str = "plugin: gamepanel.panel.servers\n",
     ):
         self.workdir = workdir
         self.stdout_path = workdir / "rulebook.out"
         self.stderr_path = workdir / "rulebook.err"
         self.state_dir = workdir / "state"
         self.state_dir.mkdir(exist_ok=True)
-        (workdir / "fleet.gamepanel.yml").write_text("plugin: gamepanel.panel.servers\n", encoding="utf-8")
+        (workdir / "fleet.gamepanel.yml").write_text(inventory, encoding="utf-8")
         (workdir / "vars.yml").write_text(yaml.safe_dump(variables), encoding="utf-8")
         path = eda_bin()
         self.env = {key: value for key, value in os.environ.items() if not key.startswith(("ANSIBLE_", "GAMEPANEL_"))}
@@ -89,7 +90,6 @@ class Rulebook:
                 "ANSIBLE_NOCOLOR": "1",
                 "ANSIBLE_FORCE_COLOR": "0",
                 "ANSIBLE_LOCALHOST_WARNING": "False",
-                "GAMEPANEL_BASE_URL": base_url,
                 "GAMEPANEL_API_TOKEN": token,
                 "GAMEPANEL_STATE_DIR": str(self.state_dir),
                 "PYTHONUNBUFFERED": "1",
@@ -97,6 +97,8 @@ class Rulebook:
                 RUN_MARKER: uuid.uuid4().hex,
             }
         )
+        if base_url is not None:  # None: the panel is named in the inventory file only
+            self.env["GAMEPANEL_BASE_URL"] = base_url
         self.env.update(env or {})
         self.command = [
             str(path / "ansible-rulebook"),
@@ -177,7 +179,7 @@ class Rulebook:
 
 @pytest.fixture
 def rulebook(tmp_path):
-    """Start ansible-rulebook with ``rulebook(base_url, variables, env=None)``; stopped (by pid) after the test."""
+    """Start ansible-rulebook with ``rulebook(base_url, variables, env=None, inventory=...)``; stopped (by pid) after the test."""
     started = []
 
     def start(base_url, variables, env=None, **kwargs):

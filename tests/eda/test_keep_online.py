@@ -59,7 +59,13 @@ def test_keep_online_starts_the_crashed_spares_the_stopped_and_gives_up_on_a_cra
         env = {"GAMEPANEL_RATE_LIMIT": str(RATE)}
         watcher = rulebook(
             emulator.live_url,
-            {"keep_online_interval": 1, "keep_online_leave_alone": ["mc-03"], "keep_online_wait_timeout": 60},
+            {
+                "keep_online_interval": 1,
+                # the whole budget for the watcher: reads every second even at RATE 60 (at 0.25, every 4 s)
+                "keep_online_budget_share": 1,
+                "keep_online_leave_alone": ["mc-03"],
+                "keep_online_wait_timeout": 60,
+            },
             env=env,
         )
         watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)

@@ -20,7 +20,12 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import QUEU
 
 from test_keep_online import posts, wait_until
 
-VARIABLES = {"keep_online_interval": 1, "keep_online_leave_alone": ["mc-03"], "keep_online_wait_timeout": 60}
+VARIABLES = {
+    "keep_online_interval": 1,
+    "keep_online_budget_share": 1,
+    "keep_online_leave_alone": ["mc-03"],
+    "keep_online_wait_timeout": 60,
+}
 
 
 def test_a_server_that_crashed_while_the_rulebook_was_down_is_started_once(rulebook, monkeypatch):

@@ -24,8 +24,16 @@ description:
   - Each event holds the change under the key C(gamepanel) with C(kind) (V(status_changed), V(restarted),
     V(added), V(removed) or V(found_stopped)), C(id), C(name), C(game), C(status), C(previous_status), C(uptime_seconds),
     C(players), C(expected), C(server) (the record as read) and C(host) (the inventory host name the
-    C(gamepanel.panel.servers) inventory gives the server), C(stopped), C(incidents), C(crash_looping),
-    C(left_alone), C(expected_by) and C(seen_at).
+    C(gamepanel.panel.servers) inventory gives the server), C(in_inventory), C(stopped), C(incidents),
+    C(crash_looping), C(left_alone), C(expected_by) and C(seen_at).
+  - "After the events of one read, when that read found servers to start, one event of kind V(outage) names
+    them all, so that one playbook run starts them: C(ids), C(hosts), C(servers) (C(id), C(name), C(host),
+    C(kind) of each), C(held_back) (C(id), C(name), C(reason) of each server found down but not in C(ids))
+    and C(seen_at). A server is to start when it went to a stopped status unexpectedly (C(expected) false) or
+    was V(found_stopped); it is held back when it is V(crash_looping), V(left_alone), V(not_in_inventory), or
+    when a start is V(start_under_way): it was handed out by an earlier V(outage) and no read has seen it in
+    another status since (for at most 15 minutes). The rulebook C(gamepanel.panel.keep_online) runs
+    C(gamepanel.panel.ensure_online) with C(target_ids) set to C(ids)."
   - "V(restarted) means the uptime went back while the server stayed online. A server whose status and
     uptime did not change gives no event. The first read is the baseline: it gives no V(added) for the fleet
     as it is when the source starts, but with O(found_stopped) one V(found_stopped) event for each server
@@ -38,8 +46,15 @@ description:
   - C(incidents) counts the unexpected stops and restarts of the server within O(crash_window) seconds,
     this one included (0 for any other event); C(crash_looping) is true once it reaches O(crash_limit).
     The record is kept per server in the state directory (the fleet report shows it).
+  - "The connection and the host naming come from the source's options, else from the
+    C(gamepanel.panel.servers) inventory file (O(inventory), by default the one ansible-rulebook was started
+    with: C(-i)), else from the C(GAMEPANEL_*) environment variables. From the file the source takes the
+    connection options, C(hostname_source), C(games), C(statuses) and C(name_patterns) as written; it renders
+    no template and decrypts no vault value (it names such an option in its log and falls back to the
+    environment). A server that the file's C(games), C(statuses) or C(name_patterns) leave out is logged
+    with its event, whose C(host) is null and C(in_inventory) false."
   - Every read goes through the token's shared rate budget (O(rate_limit)), with the modules and the
-    inventory on the same controller. A failed read (HTTP 5xx, 429 past O(retry_timeout), an answer that
+    inventory on the same controller, and uses at most O(budget_share) of it. A failed read (HTTP 5xx, 429 past O(retry_timeout), an answer that
     is not the panel's, a revoked token, a panel that cannot be reached) is logged with its reason and
     tried again after a growing pause (up to 300 seconds or O(interval)); the source keeps running. The
     API token never appears in an event or a log line.
@@ -83,13 +98,31 @@ options:
         explain, as an event of kind V(found_stopped) (C(expected) false, C(previous_status) null).
     type: bool
     default: true
+  budget_share:
+    description:
+      - The share of the token's O(rate_limit) the source's reads may use, a fraction greater than 0 and at
+        most 1. A fleet read costs one request per page of C(GET /servers); when reading every O(interval)
+        seconds would cost more than this share of O(rate_limit) a minute, the source reads less often (every
+        pages x 60 / (O(budget_share) x O(rate_limit)) seconds) and logs so once. The jobs on the same token
+        keep the rest of the budget.
+      - With O(rate_limit=0) (no client-side pacing) the interval is never stretched.
+    type: float
+    default: 0.25
+  inventory:
+    description:
+      - Path of the C(gamepanel.panel.servers) inventory file (or of a directory holding exactly one) whose
+        connection options and host naming the source uses where its own options set none.
+      - By default the inventory ansible-rulebook was started with (C(-i)/C(--inventory)), when it is one;
+        without it the source uses its options and the environment only.
+      - A path given here that is not such a file stops the source at start, with the reason.
+    type: path
   hostname_source:
     description:
       - What the inventory names hosts by (the C(hostname_source) of the C(gamepanel.panel.servers)
         inventory), for the event's C(host).
+      - By default the C(hostname_source) of the inventory file (see O(inventory)), else V(name).
     type: str
     choices: [name, id]
-    default: name
 notes:
   - Runs in ansible-rulebook, which needs Java 17 or later and C(ansible-galaxy) on PATH; the Python running
     ansible-rulebook needs C(requests) and ansible-core. See docs/eda.md of the collection.
@@ -139,13 +172,16 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.client import Pane
 from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError, redact  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import Ledger  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.servers import filter_servers  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_watch  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_config  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming  # noqa: E402
 
 LOGGER = logging.getLogger("gamepanel.panel.fleet_events")
 
 DEFAULT_INTERVAL = 30.0
+DEFAULT_BUDGET_SHARE = 0.25
 MAX_BACKOFF = 300.0
 _TRUE = ("1", "true", "yes", "on", "y", "t")
 _FALSE = ("0", "false", "no", "off", "n", "f", "")
@@ -180,16 +216,21 @@ def _convert(name, value, kind):
         )
 
 
-def connection_params(args, environ=None):
-    """The shared connection options from the source's ``args``, else their GAMEPANEL_* variables, else defaults.
+def connection_params(args, environ=None, inventory_options=None):
+    """The shared connection options from the source's ``args``, else the inventory file's, else their
+    GAMEPANEL_* variables, else defaults.
 
     The names, types, defaults and environment variables are those of every module
-    (``module_utils.module.panel_argument_spec``).
+    (``module_utils.module.panel_argument_spec``); the inventory file comes before the environment
+    as it does for the inventory plugin reading that file.
     """
     environ = os.environ if environ is None else environ
+    inventory_options = inventory_options or {}
     params = {}
     for name, option in panel_argument_spec().items():
         value = args.get(name)
+        if value is None:
+            value = inventory_options.get(name)
         if value is None and option.get("fallback"):
             for variable in option["fallback"][1]:
                 if environ.get(variable) not in (None, ""):
@@ -236,12 +277,23 @@ def _safe_group_name():
 class FleetWatcher(object):
     """What ``main`` runs: reads the fleet through the collection's client and turns changes into events."""
 
-    def __init__(self, args, environ=None, client=None, rng=None):
+    def __init__(self, args, environ=None, client=None, rng=None, argv=None):
         args = dict(args or {})
-        self.params = connection_params(args, environ)
+        self.inventory = self._inventory(args, sys.argv if argv is None else argv)
+        inventory_options = self.inventory.options if self.inventory else {}
+        self.params = connection_params(args, environ, inventory_options)
         self.interval = _convert("interval", args.get("interval", DEFAULT_INTERVAL), "float")
         if self.interval is None or self.interval <= 0:
             raise SettingsError("fleet_events: interval must be a positive number of seconds.")
+        try:
+            self.budget_share = _convert("budget_share", args.get("budget_share", DEFAULT_BUDGET_SHARE), "float")
+        except SettingsError:
+            self.budget_share = None
+        if self.budget_share is None or not 0 < self.budget_share <= 1:
+            raise SettingsError(
+                "fleet_events: budget_share must be a fraction of the token's rate_limit greater than 0 and at "
+                "most 1 (0.25 lets the reads use a quarter of it), not %r." % args.get("budget_share")
+            )
         statuses = _string_list("stopped_statuses", args.get("stopped_statuses")) or list(
             fleet_watch.DEFAULT_STOPPED_STATUSES
         )
@@ -250,9 +302,13 @@ class FleetWatcher(object):
             "crash_window", args.get("crash_window", fleet_watch.DEFAULT_CRASH_WINDOW), "float"
         )
         self.leave_alone = frozenset(_string_list("leave_alone", args.get("leave_alone")))
-        self.hostname_source = args.get("hostname_source") or "name"
+        self.hostname_source = args.get("hostname_source") or inventory_options.get("hostname_source") or "name"
         if self.hostname_source not in naming.HOSTNAME_SOURCES:
             raise SettingsError("fleet_events: hostname_source must be name or id.")
+        # Which servers the inventory holds: the playbooks keep_online runs can start no other.
+        self.inventory_filters = dict(
+            (name, _string_list(name, inventory_options.get(name))) for name in ("games", "statuses", "name_patterns")
+        )
         token = self.params.get("api_token")
         self._token = token.strip() if isinstance(token, str) else None
         if client is None:
@@ -282,10 +338,40 @@ class FleetWatcher(object):
         self.watch = fleet_watch.FleetWatch(
             statuses, found_stopped=_convert("found_stopped", args.get("found_stopped", True), "bool")
         )
+        self.batches = fleet_watch.StartBatches(statuses)
         self.sanitize = _safe_group_name()
         self.rng = rng or random.random
         self.failures = 0
         self.reads = 0
+        # Requests the last successful read cost (one per page): what the budget share is checked with.
+        self.pages_per_read = 1
+        self.stretch_logged = False
+
+    @staticmethod
+    def _inventory(args, argv):
+        """The inventory file's options (an InventoryConfig) or None; an ``inventory`` option that is unusable stops the source."""
+        explicit = args.get("inventory") or None
+        config, why = inventory_config.locate(explicit, argv)
+        if config is None:
+            if explicit:
+                raise SettingsError("fleet_events: inventory: %s." % why)
+            if why:
+                LOGGER.info("fleet_events: %s; the connection comes from the source's options and GAMEPANEL_*", why)
+            return None
+        LOGGER.info(
+            "fleet_events: inventory %s gives %s",
+            config.path,
+            ", ".join(sorted(name for name in config.options if name != "api_token")) or "no option the source uses",
+        )
+        for name, what in sorted(config.skipped.items()):
+            LOGGER.info(
+                "fleet_events: %s in %s is %s, which only the inventory plugin reads; the source uses its own "
+                "option or the environment for it",
+                name,
+                config.path,
+                what,
+            )
+        return config
 
     def redact(self, text):
         return redact(text, self._token) if self._token else text
@@ -293,8 +379,13 @@ class FleetWatcher(object):
     # -- blocking work, run in a thread ---------------------------------------------------
 
     def read(self):
-        """One fleet read: (servers, live ledger entries, wall time of the read)."""
-        servers = self.client.list_servers()
+        """One fleet read: (servers, live ledger entries, wall time of the read); counts its pages."""
+        servers = []
+        pages = 0
+        for page in self.client.server_pages():
+            pages += 1
+            servers.extend(page.servers)
+        self.pages_per_read = max(1, pages)
         seen_at = self.client.clock.time()
         return servers, self.ledger.entries(), seen_at
 
@@ -303,9 +394,18 @@ class FleetWatcher(object):
         events = self.watch.observe(servers, seen_at, entries)
         if not events:
             return []
+        filters = self.inventory_filters
+        held = (
+            filter_servers(
+                servers, names=filters["name_patterns"], games=filters["games"], statuses=filters["statuses"]
+            )
+            if any(filters.values())
+            else servers
+        )
+        held_ids = set(server.get("id") for server in held)
         hosts = {}
         try:
-            usable = [server for server in servers if naming.base_host_name(server, self.hostname_source)]
+            usable = [server for server in held if naming.base_host_name(server, self.hostname_source)]
             groups = naming.fleet_group_names(usable, self.sanitize)
             for host, server in naming.assign_host_names(usable, self.hostname_source, reserved=groups):
                 hosts[server.get("id")] = host
@@ -313,6 +413,7 @@ class FleetWatcher(object):
             pass
         for event in events:
             event["host"] = hosts.get(event["id"])
+            event["in_inventory"] = event["id"] in held_ids or event["kind"] == fleet_watch.REMOVED
             event["left_alone"] = event["id"] in self.leave_alone or event.get("name") in self.leave_alone
             event["incidents"] = 0
             if fleet_watch.is_incident(event):
@@ -320,7 +421,8 @@ class FleetWatcher(object):
                     self.files, self.memory_record, event, seen_at, self.crash_window, self.ledger.panel
                 )
             event["crash_looping"] = event["incidents"] >= self.crash_limit
-        return events
+        outage = self.batches.batch(events, servers, seen_at)
+        return events + [outage] if outage else events
 
     def poll(self):
         """Read once and return the events, or raise the failure."""
@@ -328,6 +430,30 @@ class FleetWatcher(object):
         return self.events_for(servers, entries, seen_at)
 
     # -- the loop -------------------------------------------------------------------------
+
+    def read_interval(self):
+        """Seconds between two reads: ``interval``, or longer where the fleet's pages would exceed the budget share."""
+        rate_limit = self.params.get("rate_limit") or 0
+        if rate_limit <= 0:
+            return self.interval
+        allowed_per_minute = self.budget_share * rate_limit
+        needed = self.pages_per_read * 60.0 / allowed_per_minute
+        if needed <= self.interval:
+            return self.interval
+        if not self.stretch_logged:
+            self.stretch_logged = True
+            LOGGER.warning(
+                "fleet_events: a fleet read costs %d requests (one per page); every %g s that is %.0f a minute, "
+                "more than budget_share %g of rate_limit %d (%.0f a minute): the source reads every %.0f s instead",
+                self.pages_per_read,
+                self.interval,
+                self.pages_per_read * 60.0 / self.interval,
+                self.budget_share,
+                rate_limit,
+                allowed_per_minute,
+                needed,
+            )
+        return needed
 
     def backoff(self):
         """Seconds to wait after ``self.failures`` failed reads in a row."""
@@ -342,13 +468,46 @@ class FleetWatcher(object):
             text = "%s: %s" % (type(error).__name__, error)
         return self.redact(text)
 
+    def log_event(self, event):
+        if event["kind"] == fleet_watch.OUTAGE:
+            LOGGER.info(
+                "fleet_events: outage: %d server(s) to start in one run: %s%s",
+                len(event["ids"]),
+                ", ".join(event["ids"]),
+                (
+                    "; held back: %s"
+                    % ", ".join("%s (%s)" % (item["id"], item["reason"]) for item in event["held_back"])
+                    if event["held_back"]
+                    else ""
+                ),
+            )
+            return
+        LOGGER.info(
+            "fleet_events: %s %s (%s -> %s, expected %s)",
+            event["kind"],
+            event["id"],
+            event["previous_status"],
+            event["status"],
+            event["expected"],
+        )
+        if not event["in_inventory"]:
+            LOGGER.warning(
+                "fleet_events: %s (%s) is not in the inventory %s (its games, statuses or name_patterns leave it "
+                "out): its %s event has host null, and keep_online cannot start it",
+                event["id"],
+                event.get("name"),
+                self.inventory.path if self.inventory else "",
+                event["kind"],
+            )
+
     async def run(self, queue, reads=None):
         """Read, put the events, sleep; ``reads`` (tests) stops after that many attempts."""
         LOGGER.info(
-            "fleet_events: watching %s every %g s (rate_limit %s per minute)",
+            "fleet_events: watching %s every %g s (rate_limit %s per minute, budget_share %g)",
             self.client.base_url,
             self.interval,
             self.params.get("rate_limit"),
+            self.budget_share,
         )
         attempts = 0
         while reads is None or attempts < reads:
@@ -377,16 +536,9 @@ class FleetWatcher(object):
                         len(self.watch.previous or ()),
                     )
                 for event in events:
-                    LOGGER.info(
-                        "fleet_events: %s %s (%s -> %s, expected %s)",
-                        event["kind"],
-                        event["id"],
-                        event["previous_status"],
-                        event["status"],
-                        event["expected"],
-                    )
+                    self.log_event(event)
                     await queue.put({"gamepanel": event})
-                delay = max(0.0, self.interval - (time.monotonic() - started))
+                delay = max(0.0, self.read_interval() - (time.monotonic() - started))
             if reads is None or attempts < reads:
                 await asyncio.sleep(delay)
 

@@ -40,15 +40,24 @@ class Clock(object):
         self.now += seconds
 
 
+class Page(object):
+    def __init__(self, servers):
+        self.servers = servers
+
+
 class FakeClient(object):
-    """list_servers answers from a script: a list of servers, or an exception to raise."""
+    """list_servers answers from a script: a list of servers, or an exception to raise.
+
+    server_pages gives the same answer in pages of ``page_size`` servers (one page when None).
+    """
 
     api_variant = "live"
     base_url = "https://panel.example/api/v1"
     state_key = "c" * 64
 
-    def __init__(self, script):
+    def __init__(self, script, page_size=None):
         self.script = list(script)
+        self.page_size = page_size
         self.clock = Clock()
         self.warnings = []
         self.threads = []
@@ -60,6 +69,12 @@ class FakeClient(object):
         if isinstance(answer, Exception):
             raise answer
         return [dict(server) for server in answer]
+
+    def server_pages(self):
+        servers = self.list_servers()
+        size = self.page_size or max(1, len(servers))
+        for start in range(0, max(1, len(servers)), size):
+            yield Page(servers[start : start + size])
 
 
 def server(server_id, status="online", uptime=100):
@@ -84,19 +99,24 @@ def state_dir(tmp_path, monkeypatch):
     return tmp_path / "state"
 
 
-def watcher(script, **args):
+def watcher(script, page_size=None, argv=(), **args):
     args.setdefault("interval", 0.01)
     args.setdefault("api_token", TOKEN)
-    return fleet_events.FleetWatcher(args, environ={}, client=FakeClient(script), rng=lambda: 0.5)
+    # no client-side pacing unless a test asks for it: the budget share would stretch 0.01 s to seconds
+    args.setdefault("rate_limit", 0)
+    return fleet_events.FleetWatcher(
+        args, environ={}, client=FakeClient(script, page_size), rng=lambda: 0.5, argv=list(argv)
+    )
 
 
-def run(watcher_, reads):
+def run(watcher_, reads, outages=False):
+    """The events of ``reads`` reads; the per-server ones only, unless ``outages``."""
     queue = asyncio.Queue()
     asyncio.run(watcher_.run(queue, reads=reads))
     events = []
     while not queue.empty():
         events.append(queue.get_nowait())
-    return events
+    return [event for event in events if outages or event["gamepanel"]["kind"] != "outage"]
 
 
 def test_connection_options_are_the_modules_with_the_same_environment_fallbacks():
@@ -145,6 +165,8 @@ def test_the_documentation_is_yaml_and_names_every_option():
         "hostname_source",
         "leave_alone",
         "found_stopped",
+        "budget_share",
+        "inventory",
     }
     assert documentation["extends_documentation_fragment"] == ["gamepanel.panel.panel"]
     examples = yaml.safe_load(fleet_events.EXAMPLES)
@@ -269,3 +291,152 @@ def test_host_names_are_the_inventory_plugins_even_when_a_name_is_taken_by_a_gro
     down = [dict(item, status="offline", uptime_seconds=0) for item in fleet]
     events = [event["gamepanel"] for event in run(watcher([fleet, down]), reads=2)]
     assert [event["host"] for event in events] == ["Srv_a_a", "game_minecraft_b", "Srv_a_c"]
+
+
+@pytest.mark.parametrize("share", [0, -0.5, 1.5, "half", "nan"])
+def test_a_budget_share_outside_zero_to_one_is_refused_at_start(share):
+    with pytest.raises(
+        fleet_events.SettingsError, match=r"budget_share must be a fraction .* greater than 0 and at most 1"
+    ):
+        watcher([], budget_share=share)
+
+
+def test_the_interval_holds_while_the_reads_stay_within_the_budget_share():
+    fleet = [server("s%03d" % number) for number in range(1000)]
+    # Team, pages of 100: 10 requests a read, every 5 s that is 120 a minute, under 0.25 x 600 = 150.
+    source = watcher([fleet], page_size=100, interval=5, rate_limit=600)
+    run(source, reads=1)
+    assert source.pages_per_read == 10 and source.read_interval() == 5
+
+
+@pytest.mark.parametrize(
+    "rate_limit, share, expected",
+    [
+        (120, 0.25, 200.0),  # Pro: 100 pages x 60 / 30 a minute
+        (600, 0.25, 40.0),  # Team: 100 pages x 60 / 150 a minute
+        (600, 1, 10.0),
+    ],
+)
+def test_a_fleet_too_big_for_the_interval_stretches_it_and_says_so_once(caplog, rate_limit, share, expected):
+    fleet = [server("s%05d" % number) for number in range(10000)]
+    source = watcher([fleet, fleet], page_size=100, interval=5, rate_limit=rate_limit, budget_share=share)
+    with caplog.at_level(logging.INFO, logger="gamepanel.panel.fleet_events"):
+        run(source, reads=1)
+        assert source.read_interval() == pytest.approx(expected)
+        assert source.read_interval() == pytest.approx(expected)
+    stretched = [record for record in caplog.records if "reads every" in record.getMessage()]
+    assert len(stretched) == 1, caplog.text
+    assert "costs 100 requests" in stretched[0].getMessage()
+    assert "every %.0f s instead" % expected in stretched[0].getMessage()
+
+
+def test_without_client_side_pacing_the_interval_is_never_stretched():
+    fleet = [server("s%05d" % number) for number in range(10000)]
+    source = watcher([fleet], page_size=100, interval=5, rate_limit=0)
+    run(source, reads=1)
+    assert source.read_interval() == 5
+
+
+def test_the_servers_one_read_finds_down_come_in_one_outage_event_after_their_own_events():
+    up = [server("s%02d" % number) for number in range(20)]
+    down = [dict(item, status="offline", uptime_seconds=0) for item in up[:15]] + up[15:]
+    events = [event["gamepanel"] for event in run(watcher([up, down]), reads=2, outages=True)]
+    assert [event["kind"] for event in events] == ["status_changed"] * 15 + ["outage"]
+    outage = events[-1]
+    assert outage["ids"] == ["s%02d" % number for number in range(15)]
+    assert outage["hosts"] == ["Srv_s%02d" % number for number in range(15)]
+    assert outage["held_back"] == []
+
+
+def test_an_outage_holds_back_the_crash_looping_the_left_alone_and_the_stopped_on_purpose():
+    def fleet(down):
+        return [server(name, "offline", 0) if name in down else server(name) for name in "abcd"]
+
+    # a crashes three times; b (left alone), c and d (stopped by the collection) go down at the last read
+    reads = [fleet(""), fleet("a"), fleet(""), fleet("a"), fleet(""), fleet("abcd")]
+    source = watcher(reads, crash_limit=3, leave_alone=["b"])
+    ledger = Ledger.for_client(source.client)
+    run(source, reads=5)
+    entry = ledger.claim("d", "stop", before={"status": "online"})[0]
+    ledger.mark(entry, QUEUED)
+    events = [event["gamepanel"] for event in run(source, reads=1, outages=True)]
+    outage = events[-1]
+    assert outage["kind"] == "outage" and outage["ids"] == ["c"]
+    assert outage["held_back"] == [
+        {"id": "a", "name": "Srv a", "reason": "crash_looping"},
+        {"id": "b", "name": "Srv b", "reason": "left_alone"},
+    ]
+    assert [event["crash_looping"] for event in events if event.get("id") == "a"] == [True]
+    assert [event["expected"] for event in events if event.get("id") == "d"] == [True]
+
+
+def test_a_server_handed_to_a_run_is_not_handed_again_until_it_was_seen_up():
+    up, offline, stopped = server("a"), server("a", "offline", 0), server("a", "stopped", 0)
+    # crash_limit high: a change from one stopped status to another counts as an incident too
+    source = watcher([[up], [offline], [stopped], [offline], [up], [offline]], crash_limit=10)
+    outages = [event["gamepanel"] for event in run(source, reads=6, outages=True)]
+    outages = [event for event in outages if event["kind"] == "outage"]
+    # offline: handed out; stopped, offline again: the same outage, held back; up, then down: a new one
+    assert [event["ids"] for event in outages] == [["a"], ["a"]]
+
+
+def test_the_first_read_hands_the_servers_found_stopped_to_one_start():
+    fleet = [server("a", "offline", 0), server("b"), server("c", "stopped", 0)]
+    events = [event["gamepanel"] for event in run(watcher([fleet]), reads=1, outages=True)]
+    assert [event["kind"] for event in events] == ["found_stopped", "found_stopped", "outage"]
+    assert events[-1]["ids"] == ["a", "c"]
+
+
+def test_the_connection_and_host_naming_come_from_the_inventory_file_of_the_process(tmp_path, caplog):
+    inventory = tmp_path / "fleet.gamepanel.yml"
+    inventory.write_text(
+        "plugin: gamepanel.panel.servers\n"
+        "base_url: https://file.example/api/v1\n"
+        "rate_limit: 600\n"
+        "request_timeout: 7\n"
+        "hostname_source: id\n"
+        "api_token: !vault |\n"
+        "  $ANSIBLE_VAULT;1.1;AES256\n"
+        "  6231\n"
+        "retry_timeout: \"{{ lookup('env', 'RETRY') }}\"\n",
+        encoding="utf-8",
+    )
+    argv = ["ansible-rulebook", "-r", "gamepanel.panel.keep_online", "--inventory", str(inventory), "-v"]
+    environment = {"GAMEPANEL_BASE_URL": "https://env.example/v1", "GAMEPANEL_RATE_LIMIT": "120"}
+    with caplog.at_level(logging.INFO, logger="gamepanel.panel.fleet_events"):
+        source = fleet_events.FleetWatcher(
+            {"request_timeout": 3}, environ=dict(environment, GAMEPANEL_API_TOKEN=TOKEN), argv=argv
+        )
+    # the file before the environment, the source's own arguments before both
+    assert source.client.base_url == "https://file.example/api/v1"
+    assert source.params["rate_limit"] == 600 and source.params["request_timeout"] == 3.0
+    assert source.params["retry_timeout"] == 60.0  # a template: the source does not render it
+    assert source.hostname_source == "id"
+    assert "api_token in %s is encrypted or tagged" % inventory in caplog.text
+    assert "retry_timeout in %s is a template" % inventory in caplog.text
+    assert TOKEN not in caplog.text
+
+
+def test_an_inventory_option_that_is_not_a_gamepanel_inventory_is_refused_at_start(tmp_path):
+    other = tmp_path / "hosts.ini"
+    other.write_text("[web]\nweb1\n", encoding="utf-8")
+    with pytest.raises(fleet_events.SettingsError, match="inventory: .*hosts.ini is not a gamepanel.panel.servers"):
+        watcher([], inventory=str(other))
+
+
+def test_servers_the_inventory_leaves_out_are_reported_with_host_null_and_not_started(tmp_path, caplog):
+    inventory = tmp_path / "rust.gamepanel.yml"
+    inventory.write_text("plugin: gamepanel.panel.servers\ngames: [rust]\n", encoding="utf-8")
+    fleet = [server("a"), dict(server("b"), game="rust")]
+    down = [dict(item, status="offline", uptime_seconds=0) for item in fleet]
+    source = watcher([fleet, down], argv=["ansible-rulebook", "-i", str(inventory)])
+    with caplog.at_level(logging.INFO, logger="gamepanel.panel.fleet_events"):
+        events = [event["gamepanel"] for event in run(source, reads=2, outages=True)]
+    assert [(event["kind"], event.get("id"), event.get("host")) for event in events[:2]] == [
+        ("status_changed", "a", None),
+        ("status_changed", "b", "Srv_b"),
+    ]
+    assert events[0]["in_inventory"] is False and events[1]["in_inventory"] is True
+    assert events[2]["ids"] == ["b"]
+    assert events[2]["held_back"] == [{"id": "a", "name": "Srv a", "reason": "not_in_inventory"}]
+    assert "a (Srv a) is not in the inventory %s" % inventory in caplog.text
