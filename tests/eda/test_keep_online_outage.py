@@ -8,7 +8,8 @@
   crashes again once it is back: with keep_online_crash_limit 2 that is a crash loop, and it is
   given up on, not started a second time.
 * The connection written only in the inventory file (base_url, rate_limit), the token only in
-  GAMEPANEL_API_TOKEN: the source reads the panel named there, paced at the file's rate_limit.
+  GAMEPANEL_API_TOKEN: the source reads the panel named there, paced at the file's rate_limit,
+  and the ensure_online run it starts reaches the same panel.
 * A budget_share outside (0, 1]: the source stops at start and says why.
 """
 
@@ -89,8 +90,13 @@ def test_the_source_takes_the_connection_from_the_inventory_file_alone(rulebook)
             inventory="plugin: gamepanel.panel.servers\nbase_url: %s\nrate_limit: 50\n" % emulator.live_url,
         )
         watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
+        # the playbook the rulebook runs takes the same connection (the inventory's gamepanel_connection)
+        emulator.control.set_server("ark-01", status="offline", uptime_seconds=0)
+        wait_until(lambda: emulator.control.counters()["posts"].get("ark-01") == 1, 90, "the start of ark-01")
+        watcher.wait_for(r"ensure_online: \d+ server\(s\)", timeout=90)
         output = watcher.output()
         watcher.stop()
+        assert emulator.control.counters()["posts"] == {"ark-01": 1}
         assert re.search(r"inventory \S*fleet.gamepanel.yml gives base_url, rate_limit", output), output
         assert "watching %s every 1 s (rate_limit 50 per minute" % emulator.live_url in output
         # 1 request a read, 0.25 x 50 = 12.5 a minute: every 4.8 s, said once
