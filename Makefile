@@ -164,8 +164,9 @@ $(COLL_FINGERPRINT): FORCE
 		| xargs -0 -r sha1sum 2>/dev/null > $@.new || true
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
-$(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,test-ansible-2.19)
-	@$(ANSIBLE_ENV) .ci/build_collection.sh $(BUILD) $(T19)
+# The docsite venv's pandoc turns the Markdown guides into the docsite pages the copy ships.
+$(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,test-ansible-2.19) $(call stamp,docsite)
+	@$(ANSIBLE_ENV) .ci/build_collection.sh $(BUILD) $(T19) $(VENV)/docsite/bin
 	@touch $@
 
 FORCE:

@@ -4,13 +4,17 @@
 #    BUILD/ansible_collections/gamepanel/panel, where ansible-test needs it (it refuses a
 #    symlink).  The copy gets a throwaway git repository: inside this checkout ansible-test
 #    would otherwise take the outer repository, where build/ is ignored, and see no file;
-# 2. the tarball built from that copy, checked to hold only what is meant to ship
+# 2. the docsite pages of the guides written into that copy (.ci/guides_to_rst.py: Markdown in
+#    docs/ -> reStructuredText under docs/docsite/rst/, generated, never committed);
+# 3. the tarball built from that copy, checked to hold only what is meant to ship
 #    (.ci/check_archive.py), installed into BUILD/collections.
 # ansible-test's output in the old copy (its delegation venv lives there) is kept.
-# Usage (from the checkout): .ci/build_collection.sh BUILD ANSIBLE_BIN_DIR; ANSIBLE_* from the environment.
+# Usage (from the checkout): .ci/build_collection.sh BUILD ANSIBLE_BIN_DIR DOCSITE_BIN_DIR; ANSIBLE_* from the
+# environment (DOCSITE_BIN_DIR: the venv with pypandoc-binary).
 set -euo pipefail
 build=$1
 bin=$2
+docsite_bin=$3
 coll_root=$build/ansible_collections
 coll=$coll_root/gamepanel/panel
 version=$(sed -n 's/^version:[[:space:]]*//p' galaxy.yml)
@@ -26,6 +30,7 @@ git ls-files -z --cached --others --exclude-standard \
 if [ -d "$build/.ansible-test-output" ]; then
     mkdir -p "$coll/tests" && mv "$build/.ansible-test-output" "$coll/tests/output"
 fi
+"$docsite_bin/python" .ci/guides_to_rst.py "$coll"
 "$bin/ansible-galaxy" collection build "$coll" --output-path "$build" --force
 "$bin/python" .ci/check_archive.py "$tarball"
 "$bin/ansible-galaxy" collection install "$tarball" -p "$build/collections" --force --offline \

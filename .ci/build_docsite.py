@@ -11,7 +11,8 @@
    in index.rst under "Event sources", then Sphinx writes the HTML with warnings as errors (-W);
 4. every module, plugin and role the collection has (ansible-doc --list, so roles added later
    are picked up) has its page, and each role page shows every option of its argument specs;
-   so does every event source, with every option (its doc fragments' included).
+   so does every event source, with every option (its doc fragments' included); and every guide
+   docs/docsite/extra-docs.yml lists (the Markdown in docs/, turned into pages by the build) has its page.
 
 The build runs offline: Sphinx resolves references into Ansible's own documentation through an
 inventory written here from ansible-core's configuration definitions (environment variables) and
@@ -143,10 +144,18 @@ def check_pages(html: Path, collection_path: Path, contents: dict[str, list[str]
                     for anchor in sorted(role_options(collection_path / "roles" / name))
                     if f'id="{anchor}"' not in text
                 ]
+    guides = guide_refs(collection_path)
+    missing += [f"docsite/{ref}.html" for ref in guides if not (html / "docsite" / f"{ref}.html").is_file()]
     if missing:
         raise SystemExit("the docsite lacks: " + ", ".join(missing))
     summary = ", ".join(f"{len(names)} {plugin_type}" for plugin_type, names in contents.items())
-    print(f"docsite: {summary} documented in {html}")
+    print(f"docsite: {summary} documented, and {len(guides)} guides ({', '.join(guides)}), in {html}")
+
+
+def guide_refs(collection_path: Path) -> list[str]:
+    """The guides docs/docsite/extra-docs.yml lists (the build wrote each as a page: .ci/guides_to_rst.py)."""
+    index = yaml.safe_load((collection_path / "docs" / "docsite" / "extra-docs.yml").read_text(encoding="utf-8"))
+    return [ref for section in index["sections"] for ref in section["toctree"]]
 
 
 def build(site: Path, collection_path: Path) -> None:
