@@ -82,6 +82,8 @@ def test_keep_online_starts_the_crashed_spares_the_stopped_and_gives_up_on_a_cra
                 "-e",
                 "rolling_restart_min_uptime=0",
                 "-e",
+                "rolling_restart_max_players=null",  # rust-01 has players on
+                "-e",
                 "ansible_python_interpreter=%s" % os.path.join(os.path.dirname(watcher.command[0]), "python"),
             ],
             cwd=tmp_path,
