@@ -6,7 +6,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: servers
 short_description: Game servers of a gamepanel account as inventory hosts
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Reads every game server the API token can access from the panel's REST API and adds one
     inventory host per server, with the server's live state as host variables.

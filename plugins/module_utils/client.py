@@ -44,7 +44,7 @@ except ImportError:  # pragma: no cover - only outside ansible-core
     ANSIBLE_CORE_VERSION = "unknown"
 
 # The collection's version; galaxy.yml must say the same (a unit test checks it).
-COLLECTION_VERSION = "0.1.0"
+COLLECTION_VERSION = "1.0.0"
 USER_AGENT = "gamepanel.panel/%s (ansible-core %s)" % (COLLECTION_VERSION, ANSIBLE_CORE_VERSION)
 
 ACTIONS = ("start", "stop", "restart")

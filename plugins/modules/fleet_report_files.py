@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: fleet_report_files
 short_description: Write the fleet report (HTML, JSON, CSV) from servers read with server_info
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Turns the RV(gamepanel.panel.server_info#module:servers) list into three files in a directory on the controller
     (C(fleet-report.html), C(fleet-report.json) and C(fleet-report.csv)).

@@ -7,7 +7,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: server_control
 short_description: Start, stop or restart a game server through the panel, and confirm the outcome
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Brings one game server, or many with O(ids), to O(state=started), O(state=stopped) or O(state=restarted) through
     the panel's REST API.
@@ -72,7 +72,7 @@ options:
       - Exactly one of O(id), O(name) and O(ids) is required.
     type: list
     elements: str
-    version_added: 0.1.0
+    version_added: 1.0.0
   max_read_age:
     description:
       - With O(ids), the oldest read (seconds) an action may rest on. When sending the actions of one page of the
@@ -82,7 +82,7 @@ options:
       - The task with O(id) always acts on a read made right before, and ignores this option.
     type: float
     default: 30
-    version_added: 0.1.0
+    version_added: 1.0.0
   state:
     description:
       - V(started) queues a start unless the status is C(online).

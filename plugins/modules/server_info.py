@@ -7,7 +7,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: server_info
 short_description: Read game servers and their live state from the panel
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Reads one server by O(id), or every server the API token can see, optionally filtered by O(name), O(game)
     and O(status).

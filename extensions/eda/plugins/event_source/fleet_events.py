@@ -16,7 +16,7 @@ DOCUMENTATION = r"""
 ---
 name: fleet_events
 short_description: Events for every change of a game server of the panel (status, restart, added, removed)
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - An ansible-rulebook (Event-Driven Ansible) event source. The panel has no webhooks or event
     stream, so the source reads the fleet every O(interval) seconds (C(GET /servers), one request
