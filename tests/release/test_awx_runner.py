@@ -259,7 +259,8 @@ def test_a_second_job_with_an_empty_state_directory_does_not_queue_again(
         for name, variables in hostvars.items()
         if variables.get("gamepanel_id") in ("rust-01", {"__ansible_unsafe": "rust-01"})
     )
-    extravars = {"target": host, "batch": 1, "rolling_restart_wait_timeout": 3}
+    # rust-01 has players on: the job restarts it all the same
+    extravars = {"target": host, "batch": 1, "rolling_restart_wait_timeout": 3, "rolling_restart_max_players": None}
 
     first = private_data_dir(tmp_path, credential_env, job_env(1), extravars, name="job-1")
     run, stdout = run_job(runner_bin, first, base_env, "job-1")

@@ -58,7 +58,9 @@ def slice_dir(root: Path, number: int, envvars: dict[str, str], hosts: list[str]
         (pdd / part).mkdir(parents=True)
     (pdd / "inventory" / "fleet.gamepanel.yml").write_text("plugin: gamepanel.panel.servers\n", encoding="utf-8")
     (pdd / "env" / "envvars").write_text(yaml.safe_dump(envvars), encoding="utf-8")
-    (pdd / "env" / "extravars").write_text(yaml.safe_dump({"target": ",".join(hosts), "batch": 10}), encoding="utf-8")
+    (pdd / "env" / "extravars").write_text(
+        yaml.safe_dump({"target": ",".join(hosts), "batch": 10, "rolling_restart_max_players": None}), encoding="utf-8"
+    )
     return pdd
 
 
