@@ -20,21 +20,14 @@ import os
 
 import yaml
 
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import CONNECTION_KEYS
+
 PLUGIN_NAMES = ("gamepanel.panel.servers", "servers")
 CONFIG_SUFFIXES = ("gamepanel.yml", "gamepanel.yaml")
 
 # The inventory options the source uses: the shared connection options, and what decides the
 # inventory's host names and which servers it holds.
-CONNECTION_OPTIONS = (
-    "api_token",
-    "base_url",
-    "api_variant",
-    "rate_limit",
-    "validate_certs",
-    "request_timeout",
-    "retry_timeout",
-    "allow_insecure_http",
-)
+CONNECTION_OPTIONS = ("api_token",) + CONNECTION_KEYS
 NAMING_OPTIONS = ("hostname_source", "games", "statuses", "name_patterns")
 USED_OPTIONS = CONNECTION_OPTIONS + NAMING_OPTIONS
 

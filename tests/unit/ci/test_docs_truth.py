@@ -10,23 +10,17 @@ The kinds of drift are the ones issue 37 found in the real documentation.
 
 from __future__ import annotations
 
-import importlib.util
 import textwrap
 from pathlib import Path
 
 import pytest
 
+import ci_scripts
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location("docs_truth", REPO_ROOT / ".ci" / "docs_truth.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-docs_truth = _load()
+docs_truth = ci_scripts.load("docs_truth")
 
 CODE = {
     "plugins/doc_fragments/panel.py": '''

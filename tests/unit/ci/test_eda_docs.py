@@ -10,25 +10,19 @@ fragment's, their types, defaults and choices, and Ansible markup turned into RS
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import textwrap
 from pathlib import Path
 
 import pytest
 
+import ci_scripts
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 SOURCE = REPO_ROOT / "extensions" / "eda" / "plugins" / "event_source" / "fleet_events.py"
 
 
-def _load_renderer():
-    spec = importlib.util.spec_from_file_location("eda_docs", REPO_ROOT / ".ci" / "eda_docs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-eda_docs = _load_renderer()
+eda_docs = ci_scripts.load("eda_docs")
 
 
 @pytest.fixture(scope="module")

@@ -9,22 +9,16 @@ vault blocks, the placeholders and their roles, and the list of guides.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
+import ci_scripts
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location("guides_to_rst", REPO_ROOT / ".ci" / "guides_to_rst.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-guides = _load()
+guides = ci_scripts.load("guides_to_rst")
 LABEL = "ansible_collections.gamepanel.panel.docsite."
 
 
