@@ -184,6 +184,13 @@ def _makefile_list(text, name):
     return match.group(1).split() if match else []
 
 
+
+def _yaml_files(root, *folders):
+    """(path, name without .yml, text) of each .yml file in the folder, in name order."""
+    for path in sorted(glob.glob(os.path.join(root, *folders, "*.yml"))):
+        with open(path, encoding="utf-8") as handle:
+            yield path, os.path.basename(path)[:-4], handle.read()
+
 def load_truth(root):
     """Read the code of the checkout at ``root``."""
     truth = Truth()
@@ -236,11 +243,8 @@ def load_truth(root):
         truth.sources["role:%s" % role] = options
         truth.known.update(options)
 
-    for path in sorted(glob.glob(os.path.join(root, "extensions", "eda", "rulebooks", "*.yml"))):
-        name = os.path.basename(path)[:-4]
+    for path, name, text in _yaml_files(root, "extensions", "eda", "rulebooks"):
         truth.known.add(name)
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
         variables = {}
         for variable, default in re.findall(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\|\s*default\((.*?)\)\s*\}\}", text):
             spec = variables.setdefault(variable, _spec({}))
@@ -251,11 +255,8 @@ def load_truth(root):
         truth.sources["rulebook:%s" % name] = variables
         truth.known.update(variables)
 
-    for path in sorted(glob.glob(os.path.join(root, "playbooks", "*.yml"))):
-        name = os.path.basename(path)[:-4]
+    for path, name, text in _yaml_files(root, "playbooks"):
         truth.playbooks.append(name)
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
         variables = {}
         for variable, default in re.findall(r"\b(target|batch)\s*\|\s*default\(([^()]*)\)", text):
             variables.setdefault(variable, _spec({"default": yaml.safe_load(default)}))
