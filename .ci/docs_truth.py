@@ -184,12 +184,12 @@ def _makefile_list(text, name):
     return match.group(1).split() if match else []
 
 
-
 def _yaml_files(root, *folders):
     """(path, name without .yml, text) of each .yml file in the folder, in name order."""
     for path in sorted(glob.glob(os.path.join(root, *folders, "*.yml"))):
         with open(path, encoding="utf-8") as handle:
             yield path, os.path.basename(path)[:-4], handle.read()
+
 
 def load_truth(root):
     """Read the code of the checkout at ``root``."""
