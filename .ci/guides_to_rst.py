@@ -80,7 +80,7 @@ def relink(markdown: str, refs: set[str], source_dir: Path) -> tuple[str, dict[s
             return ""  # a picture of the repository's: the page says what it shows
         if re.match(r"[a-z]+://|mailto:", target):
             return match.group(0)
-        path, _, unused_anchor = target.partition("#")
+        path = target.partition("#")[0]
         if path.endswith(".md") and (source_dir / path).resolve().parent == source_dir.resolve():
             if ref_of(path) in refs:
                 placeholder = "GUIDEREF%04dGUIDEREF" % len(roles)
@@ -134,7 +134,8 @@ def write_pages(copy: Path, pandoc: str) -> list[Path]:
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         raise SystemExit("usage: guides_to_rst.py COLLECTION_COPY")
-    import pypandoc  # pylint: disable=import-outside-toplevel  (only in .venv/docsite)
+    # pypandoc is only in .venv/docsite, which runs this script
+    import pypandoc  # pylint: disable=import-outside-toplevel
 
     copy = Path(argv[1])
     pages = write_pages(copy, pypandoc.get_pandoc_path())

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from test_fleet_jobs import (  # noqa: F401  pylint: disable=unused-import  (fleet, fleet_process: fixtures)
+# fleet and fleet_process are fixtures, used by name
+from test_fleet_jobs import (  # noqa: F401  pylint: disable=unused-import
     FAST,
     FLEET_SIZE,
     fleet,
