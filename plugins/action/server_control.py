@@ -4,14 +4,14 @@
 """gamepanel.panel.server_control: in the controller's worker process when the task runs on the controller.
 
 Documentation, options and return values: the module of the same name.  See
-plugins/plugin_utils/in_process.py for when the module is executed instead.
+plugins/plugin_utils/action_in_process.py for when the module is executed instead.
 """
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import LEDGER_FACT
-from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_CONTROL, server_control
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.in_process import InProcessAction
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import LEDGER_FACT
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL, server_control
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.action_in_process import InProcessAction
 
 
 class ActionModule(InProcessAction):

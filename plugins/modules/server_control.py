@@ -544,8 +544,8 @@ diff:
     after: {status: online}
 """
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.module import run_task_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_CONTROL, server_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL, server_control
 
 
 def main():

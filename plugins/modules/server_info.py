@@ -238,8 +238,8 @@ status:
   sample: 404
 """
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.module import run_task_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_INFO, server_info
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_INFO, server_info
 
 
 def main():

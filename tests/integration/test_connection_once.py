@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_fleet_jobs import (  # noqa: F401  (fixtures used by name)
+from test_fleet_jobs import (  # noqa: F401  (fixtures used by name)  pylint: disable=unused-import
     FAST,
     FLEET_SIZE,
     fleet,

@@ -57,7 +57,7 @@ def test_fragment_options_come_first_then_the_source_own(fleet_events):
     assert options[: len(fragment)] == fragment
     assert "allow_insecure_http" in options and "retry_timeout" in options
     own = ["interval", "stopped_statuses", "crash_limit", "crash_window", "leave_alone", "found_stopped"]
-    own.append("hostname_source")
+    own += ["budget_share", "inventory", "hostname_source"]
     assert options[-len(own) :] == own
     # What the fragment adds besides options: the requirement of requests, its note.
     assert any("requests" in requirement for requirement in doc["requirements"])
@@ -94,7 +94,8 @@ def test_own_options_show_type_and_default(fleet_events):
     assert ":literal:`list / elements=string`" in stopped
     assert 'Default: :literal:`["offline", "stopped"]`' in stopped
     hostname = option_cell(page, "hostname_source")
-    assert '- :literal:`"name"` (default)' in hostname and '- :literal:`"id"`' in hostname
+    # no default of its own: the inventory file's hostname_source, else name (the description says so)
+    assert '- :literal:`"name"`\n' in hostname and '- :literal:`"id"`' in hostname and "(default)" not in hostname
 
 
 def test_markup_is_converted_not_left_raw(fleet_events):

@@ -168,13 +168,13 @@ if _ROOT is not None and _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
 # pylint: disable=wrong-import-position
-from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError, redact  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import Ledger  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.servers import filter_servers  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_watch  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError, redact  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_config  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming  # noqa: E402
 
@@ -295,12 +295,10 @@ class FleetWatcher(object):
                 "most 1 (0.25 lets the reads use a quarter of it), not %r." % args.get("budget_share")
             )
         statuses = _string_list("stopped_statuses", args.get("stopped_statuses")) or list(
-            fleet_watch.DEFAULT_STOPPED_STATUSES
+            eda_watch.DEFAULT_STOPPED_STATUSES
         )
-        self.crash_limit = _convert("crash_limit", args.get("crash_limit", fleet_watch.DEFAULT_CRASH_LIMIT), "int")
-        self.crash_window = _convert(
-            "crash_window", args.get("crash_window", fleet_watch.DEFAULT_CRASH_WINDOW), "float"
-        )
+        self.crash_limit = _convert("crash_limit", args.get("crash_limit", eda_watch.DEFAULT_CRASH_LIMIT), "int")
+        self.crash_window = _convert("crash_window", args.get("crash_window", eda_watch.DEFAULT_CRASH_WINDOW), "float")
         self.leave_alone = frozenset(_string_list("leave_alone", args.get("leave_alone")))
         self.hostname_source = args.get("hostname_source") or inventory_options.get("hostname_source") or "name"
         if self.hostname_source not in naming.HOSTNAME_SOURCES:
@@ -334,11 +332,11 @@ class FleetWatcher(object):
             LOGGER.warning("fleet_events: %s", warning)
         # The incident record stays with the token's state, where the fleet report reads it.
         self.files = StateFiles(client.state_key)
-        self.memory_record = fleet_watch.IncidentRecord(panel=self.ledger.panel)
-        self.watch = fleet_watch.FleetWatch(
+        self.memory_record = eda_watch.IncidentRecord(panel=self.ledger.panel)
+        self.watch = eda_watch.FleetWatch(
             statuses, found_stopped=_convert("found_stopped", args.get("found_stopped", True), "bool")
         )
-        self.batches = fleet_watch.StartBatches(statuses)
+        self.batches = eda_watch.StartBatches(statuses)
         self.sanitize = _safe_group_name()
         self.rng = rng or random.random
         self.failures = 0
@@ -413,11 +411,11 @@ class FleetWatcher(object):
             pass
         for event in events:
             event["host"] = hosts.get(event["id"])
-            event["in_inventory"] = event["id"] in held_ids or event["kind"] == fleet_watch.REMOVED
+            event["in_inventory"] = event["id"] in held_ids or event["kind"] == eda_watch.REMOVED
             event["left_alone"] = event["id"] in self.leave_alone or event.get("name") in self.leave_alone
             event["incidents"] = 0
-            if fleet_watch.is_incident(event):
-                event["incidents"] = fleet_watch.record_incident(
+            if eda_watch.is_incident(event):
+                event["incidents"] = eda_watch.record_incident(
                     self.files, self.memory_record, event, seen_at, self.crash_window, self.ledger.panel
                 )
             event["crash_looping"] = event["incidents"] >= self.crash_limit
@@ -469,7 +467,7 @@ class FleetWatcher(object):
         return self.redact(text)
 
     def log_event(self, event):
-        if event["kind"] == fleet_watch.OUTAGE:
+        if event["kind"] == eda_watch.OUTAGE:
             LOGGER.info(
                 "fleet_events: outage: %d server(s) to start in one run: %s%s",
                 len(event["ids"]),
