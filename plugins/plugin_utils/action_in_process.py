@@ -20,6 +20,11 @@ argument spec and constraints (ArgumentSpecValidator), environment fallbacks rea
 the controller's environment overlaid with the task's ``environment:``, check and diff
 mode, the ``invocation`` key, and every ``no_log`` value (the token) masked in the result.
 
+ansible-core has no public way to get a validation's ``no_log`` values (ValidationResult keeps
+them in ``_no_log_values``; ``parameters._list_no_log_values`` is private too). The one access to
+it, ``no_log_values_of``, fails closed: on an ansible-core that keeps them elsewhere the task is
+not run here (nothing could be masked for sure) but the module is executed, as on any other host.
+
 On both paths the task's arguments are first completed with the connection the inventory
 hands on and the token variable (job_connection.py).
 """
@@ -35,10 +40,13 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.errors import UnsupportedError
 from ansible.module_utils.basic import remove_values
 from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import HAS_REQUESTS
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import TaskFailed
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
+
+display = Display()
 
 # Connection types (the connection plugin's ``transport``) that run tasks on the controller itself.
 CONTROLLER_TRANSPORTS = ("local",)
@@ -47,7 +55,7 @@ CONTROLLER_TRANSPORTS = ("local",)
 class InProcessAction(ActionBase):
     """Base of the collection's action plugins: set TASK_SPEC and implement ``perform``."""
 
-    TASK_SPEC = None  # a module_utils.tasks.TaskSpec
+    TASK_SPEC = None  # a module_utils.entry.specs.TaskSpec
     _supports_check_mode = True
     _supports_async = True
 
@@ -75,8 +83,7 @@ class InProcessAction(ActionBase):
             result.update(failed=True, msg=str(error))
             return result
         if not self.runs_in_process():
-            result.update(self._execute_module(module_args=args, task_vars=task_vars))
-            return result
+            return self._run_module(result, args, task_vars)
         module_name = self._task.resolved_action or self._task.action
         environment = {}
         self._compute_environment_string(environment)
@@ -89,22 +96,39 @@ class InProcessAction(ActionBase):
                 required_one_of=self.TASK_SPEC.required_one_of,
             )
             validation = validator.validate(args)
-            no_log_values = validation._no_log_values
-            if validation.error_messages:
-                message = validation.errors.msg
-                if isinstance(validation.errors[0], UnsupportedError):
-                    message = "Unsupported parameters for (%s) module: %s" % (module_name, message)
-                result.update(failed=True, msg=message)
-                self._add_invocation(result, validation.validated_parameters, task_vars)
-                return remove_values(result, no_log_values)
-            params = validation.validated_parameters
-            try:
-                result.update(self.perform(params, bool(self._task.check_mode), bool(self._task.diff), task_vars))
-            except TaskFailed as failure:
-                result.update(failure.result)
-                result.update(failed=True, msg=failure.msg)
+            no_log_values = no_log_values_of(validation)
+            if no_log_values is not None:
+                return self._run_here(result, validation, no_log_values, module_name, task_vars)
+        # Failing closed: what this validation marks no_log is unknown, so nothing is run here.
+        display.vvv("%s: no no_log values from this ansible-core's validation: the module runs instead" % module_name)
+        return self._run_module(result, args, task_vars)
+
+    def _run_here(self, result, validation, no_log_values, module_name, task_vars):
+        """Run the task in this process on a validation; its result with every ``no_log`` value masked."""
+        if validation.error_messages:
+            message = validation.errors.msg
+            if isinstance(validation.errors[0], UnsupportedError):
+                message = "Unsupported parameters for (%s) module: %s" % (module_name, message)
+            result.update(failed=True, msg=message)
+            self._add_invocation(result, validation.validated_parameters, task_vars)
+            return remove_values(result, no_log_values)
+        params = validation.validated_parameters
+        try:
+            result.update(self.perform(params, bool(self._task.check_mode), bool(self._task.diff), task_vars))
+        except TaskFailed as failure:
+            result.update(failure.result)
+            result.update(failed=True, msg=failure.msg)
         self._add_invocation(result, params, task_vars)
         return remove_values(result, no_log_values)
+
+    def _run_module(self, result, args, task_vars):
+        """Execute the module (on the task's host, through its connection) and return its result."""
+        result.update(self._execute_module(module_args=args, task_vars=task_vars))
+        return self.after_module(result, args, task_vars)
+
+    def after_module(self, result, args, task_vars):
+        """What the action adds to the executed module's result, so both paths return the same; by default nothing."""
+        return result
 
     @staticmethod
     def _add_invocation(result, params, task_vars):
@@ -115,6 +139,14 @@ class InProcessAction(ActionBase):
             inject = True  # an ansible-core without the setting always returns it
         if inject:
             result["invocation"] = {"module_args": params}
+
+
+def no_log_values_of(validation):
+    """The ``no_log`` values a validation found (a set), or None where this ansible-core does not keep them as expected."""
+    values = getattr(validation, "_no_log_values", None)
+    if not isinstance(values, (set, frozenset)):
+        return None
+    return values
 
 
 @contextmanager

@@ -107,23 +107,25 @@ def _finished(client, result, ledger=None):
     return result
 
 
-def server_control(params, check_mode=False, diff=False, carried=None, peers=0):
+def server_control(params, check_mode=False, diff=False, carried=(), peers=0):
     """Run one server_control task; returns its result or raises TaskFailed.
 
-    ``carried``: ledger entries another job left in the host's facts (a list, or None
-    when the task runs where facts do not reach it).  They are merged into this
-    controller's ledger before the decision, and the result (failed or not) then holds
-    the host's entries as ``ansible_facts.gamepanel_ledger`` for the next job.
+    ``carried``: ledger entries another job left in the host's facts (the action plugin hands
+    them on; the module, executed where no facts reach it, has none).  They are merged into
+    this controller's ledger before the decision.  On both paths the result (failed or not)
+    then holds the host's entries as ``ansible_facts.gamepanel_ledger`` (with ``ids``: each
+    server's entries as ``ledger``) for the next job.
     ``peers``: how many hosts of the play's batch run this task (0: unknown), so that the
     first forks of a batch share their reads (SharedStatusReads).
     """
     client = client_from_params(params)
     request = ControlRequest.from_params(params)
     ledger = Ledger.for_client(client)
+    carried = list(carried or ())
     if carried:
         ledger.merge(carried)
     if request.ids is not None:
-        return _many_servers(client, request, ledger, check_mode, diff, carried is not None)
+        return _many_servers(client, request, ledger, check_mode, diff)
     shared = SharedStatusReads.for_client(client, params["rate_limit"], peers=peers)
     shared.join()
     try:
@@ -131,44 +133,43 @@ def server_control(params, check_mode=False, diff=False, carried=None, peers=0):
             client, request, check_mode=check_mode, diff=diff, status_reads=shared, before_reads=shared, ledger=ledger
         )
     except ControlFailed as failure:
-        if carried is not None:
-            failure.result["ansible_facts"] = ledger_facts(ledger, carried, params)
+        failure.result["ansible_facts"] = ledger_facts(ledger, carried, params)
         # The message puts the panel's error in context (was anything queued?).
         raise failure_from_error(
             failure.error, msg=failure.message, **_finished(client, failure.result, ledger)
         ) from None
     finally:
         shared.close()
-    if carried is not None:
-        result["ansible_facts"] = ledger_facts(ledger, carried, params)
+    result["ansible_facts"] = ledger_facts(ledger, carried, params)
     return _finished(client, result, ledger)
 
 
-def _many_servers(client, request, ledger, check_mode, diff, carry):
+def _many_servers(client, request, ledger, check_mode, diff):
     """server_control with ``ids``: one process for all of them (fleet/many_servers.py).
 
-    ``carry``: the caller keeps ledger entries in host facts (the action plugin): the result then
-    holds ``ledger``, each server's entries by id, for the hosts' facts (one host may not hold a fleet's).
+    The result holds ``ledger``, each server's entries by id, for the hosts' facts (one host may not hold a fleet's).
     """
     try:
         result = run_fleet_control(client, request, request.ids, ledger=ledger, check_mode=check_mode, diff=diff)
     except ControlFailed as failure:
-        if carry:
-            failure.result["ledger"] = ledger.entries_of(request.ids)
+        failure.result["ledger"] = ledger.entries_of(request.ids)
         raise failure_from_error(
             failure.error, msg=failure.message, **_finished(client, failure.result, ledger)
         ) from None
-    if carry:
-        result["ledger"] = ledger.entries_of(request.ids)
+    result["ledger"] = ledger.entries_of(request.ids)
     return _finished(client, result, ledger)
 
 
 def ledger_facts(ledger, carried, params):
     """The host's ledger fact after a task: what it carried, updated with the controlled server's live entries."""
     server_id = params.get("id")
+    return host_ledger_fact(carried, ledger.entries(server_id) if server_id is not None else [], server_id)
+
+
+def host_ledger_fact(carried, entries, server_id):
+    """The host's ledger fact: the entries it ``carried`` for servers other than ``server_id``, and ``entries``, that server's."""
     kept = [entry for entry in carried if isinstance(entry, dict) and entry.get("id") != server_id]
-    mine = ledger.entries(server_id) if server_id is not None else []
-    return {LEDGER_FACT: merged_entries(kept, mine)}
+    return {LEDGER_FACT: merged_entries(kept, entries)}
 
 
 def server_info(params, check_mode=False, diff=False):

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
 import os
 import random
@@ -148,24 +149,14 @@ EXAMPLES = r"""
 """
 
 
-def _collections_root():
-    """The directory holding ``ansible_collections`` of the collection this file belongs to, or None.
-
-    ansible-rulebook runs a collection's source with ``runpy.run_path`` from the path
-    ``ansible-galaxy collection list`` gives: nothing puts the collection on ``sys.path``.
-    The file sits at ``<root>/ansible_collections/gamepanel/panel/extensions/eda/plugins/event_source/``.
-    """
-    here = os.path.dirname(os.path.abspath(__file__))
-    parts = here.split(os.sep)
-    if len(parts) > 7 and parts[-7:-4] == ["ansible_collections", "gamepanel", "panel"]:
-        return os.sep.join(parts[:-7]) or os.sep
-    return None
-
-
-_ROOT = _collections_root()
-if _ROOT is not None and _ROOT not in sys.path:
-    # First, so that this very copy of the collection is imported, not another one installed elsewhere.
-    sys.path.insert(0, _ROOT)
+# ansible-rulebook runs this file with runpy.run_path: nothing puts the collection on sys.path.
+# plugins/plugin_utils/collection_import.py (loaded by its path; the tests use it too) does.
+_COLLECTION_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), *([os.pardir] * 4))
+_COLLECTION_IMPORT = os.path.join(_COLLECTION_DIR, "plugins", "plugin_utils", "collection_import.py")
+_spec = importlib.util.spec_from_file_location("gamepanel_panel_collection_import", _COLLECTION_IMPORT)
+_loaded = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_loaded)
+_loaded.make_importable(os.path.normpath(_COLLECTION_DIR))
 
 # pylint: disable=wrong-import-position
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient  # noqa: E402

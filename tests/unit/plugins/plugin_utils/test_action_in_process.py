@@ -218,3 +218,26 @@ def test_server_info_validates_its_own_spec():
     plugin.run(task_vars={})
     params = plugin.calls[0][0]
     assert (params["name"], params["include"], params["id"]) == (["Survival"], ["players"], None)
+
+
+def test_the_no_log_values_of_this_ansible_core_validation_are_found():
+    validation = action_in_process.ArgumentSpecValidator(
+        {"api_token": {"type": "str", "no_log": True}, "base_url": {"type": "str"}}
+    ).validate({"api_token": SECRET, "base_url": "http://panel.test/v1"})
+    assert action_in_process.no_log_values_of(validation) == {SECRET}
+
+
+@pytest.mark.parametrize("kept", [None, [SECRET], "gp-unit-action-secret-42"])
+def test_no_log_values_kept_otherwise_are_not_trusted(kept):
+    validation = mock.MagicMock(spec=["validated_parameters", "error_messages"])
+    if kept is not None:
+        validation._no_log_values = kept
+    assert action_in_process.no_log_values_of(validation) is None
+
+
+def test_without_the_no_log_values_the_module_runs_instead(monkeypatch):
+    monkeypatch.setattr(action_in_process, "no_log_values_of", lambda validation: None)
+    plugin = action(args=CONTROL_ARGS)
+    result = plugin.run(task_vars={})
+    assert plugin.calls == [] and plugin._execute_module.called
+    assert result["from"] == "the module" and SECRET not in str(result)

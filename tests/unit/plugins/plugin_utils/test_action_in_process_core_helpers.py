@@ -5,7 +5,8 @@
 
 ansible-core offers no public way to get the no_log values of a validation or the task's
 environment in an action plugin; if a release moves either, this fails on that release's
-lane of `make units`, naming the helper, before a user's run masks nothing or loses its environment.
+lane of `make units`, naming the helper. Without the no_log values the action fails closed (it
+executes the module instead, test_action_in_process.py): the in-process path would be lost silently.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def test_a_validation_result_lists_the_no_log_values():
     result = ArgumentSpecValidator({"api_token": {"type": "str", "no_log": True}}).validate({"api_token": TOKEN})
     assert hasattr(
         result, "_no_log_values"
-    ), "ValidationResult._no_log_values is gone: action_in_process.py masks nothing"
+    ), "ValidationResult._no_log_values is gone: action_in_process.py executes every module"
     assert TOKEN in result._no_log_values
 
 
