@@ -20,6 +20,16 @@ coll=$coll_root/gamepanel/panel
 version=$(sed -n 's/^version:[[:space:]]*//p' galaxy.yml)
 tarball=$build/gamepanel-panel-$version.tar.gz
 
+# galaxy.yml is the version's source. A module runs where neither galaxy.yml nor MANIFEST.json
+# travels (AnsiballZ ships only Python), so the User-Agent's copy lives in the API client: the
+# build refuses to go on when the two differ.
+client=plugins/module_utils/api/client.py
+code_version=$(sed -n 's/^COLLECTION_VERSION = "\(.*\)"$/\1/p' "$client")
+if [ "$code_version" != "$version" ]; then
+    echo "FAILED: galaxy.yml says version $version, $client says COLLECTION_VERSION = \"$code_version\": set it to $version" >&2
+    exit 1
+fi
+
 rm -rf "$build/.ansible-test-output"
 if [ -d "$coll/tests/output" ]; then mv "$coll/tests/output" "$build/.ansible-test-output"; fi
 rm -rf "$coll_root" "$build/collections" "$build"/gamepanel-panel-*.tar.gz

@@ -9,7 +9,7 @@ the modules' and plugins' DOCUMENTATION and RETURN (with the collection's doc fr
 role's meta/argument_specs.yml, defaults/main.yml and vars/main.yml, the event source's
 DOCUMENTATION, the rulebook's ``{{ keep_online_x | default(...) }}`` variables, the AWX credential
 type (extensions/awx/credential_type.yml), the ready playbooks' ``target``/``batch`` defaults,
-the keys of ``gamepanel_outcome`` (plugins/plugin_utils/fleet_job.py), meta/runtime.yml and the
+the keys of ``gamepanel_outcome`` (plugins/plugin_utils/job_planning.py), meta/runtime.yml and the
 Makefile's lists of virtual environments and steps.
 
 What is checked, by an explicit convention (docs/development.md, "The docs test"):
@@ -272,9 +272,9 @@ def load_truth(root):
             field["id"]: _spec({"required": field["id"] in required}) for field in fields if "id" in field
         }
 
-    fleet_job = os.path.join(root, "plugins", "plugin_utils", "fleet_job.py")
-    if os.path.isfile(fleet_job):
-        truth.outcome_keys = _outcome_keys(fleet_job)
+    job_planning = os.path.join(root, "plugins", "plugin_utils", "job_planning.py")
+    if os.path.isfile(job_planning):
+        truth.outcome_keys = _outcome_keys(job_planning)
 
     runtime = os.path.join(root, "meta", "runtime.yml")
     if os.path.isfile(runtime):
@@ -292,7 +292,7 @@ def load_truth(root):
         truth.sources["make:release-check"] = {name: _spec({}) for name in _makefile_list(text, "RELEASE_STEPS")}
 
     # Host variables of the inventory: the prefix and the server fields.
-    servers_py = os.path.join(root, "plugins", "module_utils", "servers.py")
+    servers_py = os.path.join(root, "plugins", "module_utils", "api", "server_records.py")
     if os.path.isfile(servers_py):
         with open(servers_py, encoding="utf-8") as handle:
             match = re.search(r"^SERVER_FIELDS\s*=\s*(\(.*?\))", handle.read(), re.MULTILINE | re.DOTALL)

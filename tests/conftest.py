@@ -3,16 +3,16 @@
 """Import set-up shared by every pytest suite (see docs/development.md, "Test harness").
 
 * ``tests/`` goes on ``sys.path`` so the emulator is importable as ``emulator``.
-* ``ansible_collections.gamepanel.panel`` becomes importable: straight from the
-  checkout when it already sits under ``ansible_collections/gamepanel/panel``,
-  otherwise through a link tree ``.tmp/collections/ansible_collections/gamepanel/panel``
-  pointing at the checkout.
+* ``ansible_collections.gamepanel.panel`` becomes importable, first on ``sys.path``, by the helper
+  the event source uses too (plugins/plugin_utils/collection_import.py): straight from the
+  checkout when it already sits under ``ansible_collections/gamepanel/panel``, otherwise
+  through a link tree ``.tmp/collections/ansible_collections/gamepanel/panel`` pointing at it.
 * The ``emulator`` fixture comes from the emulator's own pytest plugin.
 """
 
 from __future__ import annotations
 
-import os
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -20,30 +20,16 @@ TESTS_DIR = Path(__file__).resolve().parent
 REPO_ROOT = TESTS_DIR.parent
 
 
-def _collections_root() -> Path:
-    """Return a directory holding ``ansible_collections/gamepanel/panel`` for this checkout."""
-    parts = REPO_ROOT.parts
-    if len(parts) >= 4 and parts[-3:] == ("ansible_collections", "gamepanel", "panel"):
-        return REPO_ROOT.parents[2]
+# The same helper as the event source's (plugins/plugin_utils/collection_import.py), loaded by its path.
+_spec = importlib.util.spec_from_file_location(
+    "gamepanel_panel_collection_import", REPO_ROOT / "plugins" / "plugin_utils" / "collection_import.py"
+)
+_collection_import = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_collection_import)
 
-    root = REPO_ROOT / ".tmp" / "collections"
-    link = root / "ansible_collections" / "gamepanel" / "panel"
-    link.parent.mkdir(parents=True, exist_ok=True)
-    if not (link.is_symlink() and link.resolve() == REPO_ROOT):
-        # Several pytest processes (xdist workers) may get here at once: build the
-        # link under a private name and rename it into place atomically.
-        temp = link.parent / f".panel-{os.getpid()}"
-        if temp.is_symlink() or temp.exists():
-            temp.unlink()
-        temp.symlink_to(REPO_ROOT, target_is_directory=True)
-        os.replace(temp, link)
-    return root
+COLLECTIONS_ROOT = Path(_collection_import.make_importable(REPO_ROOT, link_root=REPO_ROOT / ".tmp" / "collections"))
 
-
-COLLECTIONS_ROOT = _collections_root()
-
-for _path in (str(COLLECTIONS_ROOT), str(TESTS_DIR)):
-    if _path not in sys.path:
-        sys.path.insert(0, _path)
+if str(TESTS_DIR) not in sys.path:
+    sys.path.insert(0, str(TESTS_DIR))
 
 pytest_plugins = ["emulator.pytest_plugin"]

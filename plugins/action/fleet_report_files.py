@@ -2,7 +2,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Action plugin of gamepanel.panel.fleet_report_files: write the fleet report on the controller.
 
-The data work is in plugin_utils/fleet_report.py; this file only checks the arguments, finds
+The data work is in plugin_utils/report_pages.py; this file only checks the arguments, finds
 the page template (the fleet_report role's) and writes the files.
 """
 
@@ -15,10 +15,12 @@ from ansible.errors import AnsibleActionFail
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.client import COLLECTION_VERSION
-from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec
-from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles, key_for_token
-from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_report, fleet_watch, job_connection
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import COLLECTION_VERSION
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles, key_for_token
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import report_pages
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch
 
 COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TEMPLATE = os.path.join(COLLECTION_ROOT, "roles", "fleet_report", "templates", "fleet_report.html.j2")
@@ -29,7 +31,7 @@ ARGUMENT_SPEC = dict(
     panel_argument_spec(),
     servers={"type": "list", "elements": "dict", "required": True},
     dest={"type": "path", "required": True},
-    include={"type": "list", "elements": "str", "choices": list(fleet_report.INCLUDE_KINDS), "default": []},
+    include={"type": "list", "elements": "str", "choices": list(report_pages.INCLUDE_KINDS), "default": []},
     games={"type": "list", "elements": "str", "default": []},
     statuses={"type": "list", "elements": "str", "default": []},
     pending={"type": "list", "elements": "dict", "default": []},
@@ -41,7 +43,7 @@ def watcher_incidents(api_token):
     if not isinstance(api_token, str) or not api_token.strip():
         return []
     try:
-        return fleet_watch.read_incidents(StateFiles(key_for_token(api_token.strip())))
+        return eda_watch.read_incidents(StateFiles(key_for_token(api_token.strip())))
     except (OSError, ValueError):
         return []
 
@@ -70,7 +72,7 @@ class ActionModule(ActionBase):
             raise AnsibleActionFail(f"cannot read the report template {TEMPLATE}: {to_native(exc)}") from None
 
         try:
-            report = fleet_report.prepare_report(
+            report = report_pages.prepare_report(
                 args["servers"],
                 taken_at=datetime.now(timezone.utc),
                 panel_url=args["base_url"],
@@ -81,13 +83,13 @@ class ActionModule(ActionBase):
                 incidents=watcher_incidents(args.get("api_token")),
                 pending=args["pending"],
             )
-            contents = fleet_report.render_all(report, template)
-            paths = fleet_report.file_paths(args["dest"])
+            contents = report_pages.render_all(report, template)
+            paths = report_pages.file_paths(args["dest"])
             if self._task.check_mode:
                 written = dict(paths)
             else:
-                written = fleet_report.write_files(args["dest"], contents)
-        except (fleet_report.ReportError, OSError) as exc:
+                written = report_pages.write_files(args["dest"], contents)
+        except (report_pages.ReportError, OSError) as exc:
             raise AnsibleActionFail(f"the fleet report was not written: {to_native(exc)}") from None
 
         summary = report["summary"]

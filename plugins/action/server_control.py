@@ -4,14 +4,18 @@
 """gamepanel.panel.server_control: in the controller's worker process when the task runs on the controller.
 
 Documentation, options and return values: the module of the same name.  See
-plugins/plugin_utils/in_process.py for when the module is executed instead.
+plugins/plugin_utils/action_in_process.py for when the module is executed instead.
 """
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import LEDGER_FACT
-from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_CONTROL, server_control
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.in_process import InProcessAction
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import LEDGER_FACT
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import (
+    SERVER_CONTROL,
+    host_ledger_fact,
+    server_control,
+)
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.action_in_process import InProcessAction
 
 
 class ActionModule(InProcessAction):
@@ -21,16 +25,27 @@ class ActionModule(InProcessAction):
     def perform(self, params, check_mode, diff, task_vars):
         # The host's ledger fact, as an earlier job left it (AWX fact storage, a fact cache):
         # a job that shares no disk with the last one still knows what that one queued.
-        carried = (task_vars.get("ansible_facts") or {}).get(LEDGER_FACT)
+        carried = host_ledger_entries(task_vars)
         if params.get("ids") is not None:
             # one task for many servers: the facts of every host of the batch (each holds its own server's)
             carried = batch_ledger_facts(task_vars)
         # The hosts of the play's batch run this task alongside this one (unless it runs once):
         # its reads can be shared from the start.
         peers = 1 if self._task.run_once else len(task_vars.get("ansible_play_batch") or [])
-        return server_control(
-            params, check_mode=check_mode, diff=diff, carried=carried if isinstance(carried, list) else [], peers=peers
-        )
+        return server_control(params, check_mode=check_mode, diff=diff, carried=carried, peers=peers)
+
+    def after_module(self, result, args, task_vars):
+        """The executed module's ledger fact holds its server's entries: keep those the host's fact carried for others."""
+        facts = result.get("ansible_facts")
+        if args.get("ids") is None and isinstance(facts, dict) and isinstance(facts.get(LEDGER_FACT), list):
+            facts.update(host_ledger_fact(host_ledger_entries(task_vars), facts[LEDGER_FACT], args.get("id")))
+        return result
+
+
+def host_ledger_entries(task_vars):
+    """The entries of the host's ledger fact (a list; anything else counts as none)."""
+    carried = (task_vars.get("ansible_facts") or {}).get(LEDGER_FACT)
+    return carried if isinstance(carried, list) else []
 
 
 def batch_ledger_facts(task_vars):

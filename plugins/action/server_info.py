@@ -4,13 +4,13 @@
 """gamepanel.panel.server_info: in the controller's worker process when the task runs on the controller.
 
 Documentation, options and return values: the module of the same name.  See
-plugins/plugin_utils/in_process.py for when the module is executed instead.
+plugins/plugin_utils/action_in_process.py for when the module is executed instead.
 """
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_INFO, server_info
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.in_process import InProcessAction
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_INFO, server_info
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.action_in_process import InProcessAction
 
 
 class ActionModule(InProcessAction):

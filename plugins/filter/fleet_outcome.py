@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_job import outcome
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import outcome
 
 
 def fleet_outcome(decided, result=None, check_mode=False, failed=False, confirmed=None, queued=None):

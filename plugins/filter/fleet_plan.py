@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_job import plan
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import plan
 
 
 def fleet_plan(server, job, settings=None, inventory_status=None, window=None, server_id=None, host=None):

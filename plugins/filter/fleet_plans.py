@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_job import plans
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import plans
 
 
 def fleet_plans(fleet, job, settings, hostvars, hosts, window=None, read_failure=None):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.fleet_job import when_queued
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import when_queued
 
 # The order results are listed in: what needs attention first.
 RESULTS = ("failed", "skipped", "restarted", "started", "unchanged")

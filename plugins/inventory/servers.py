@@ -176,18 +176,18 @@ from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
     NO_BASE_URL_MESSAGE,
     NO_TOKEN_MESSAGE,
     PanelError,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.servers import filter_servers
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.templating import trusted_template, untrusted
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_templating import trusted_template, untrusted
 
 try:
-    from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient
+    from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient
 except ImportError as client_import_error:  # a broken installation: reported when the panel must be asked, not at load
     PanelClient = None
     CLIENT_IMPORT_ERROR = client_import_error

@@ -193,7 +193,8 @@ notes:
   - When the task runs on the controller (C(localhost), or hosts with C(ansible_connection=local) such as those of
     the P(gamepanel.panel.servers#inventory) inventory), its action plugin runs it inside Ansible's worker process,
     which saves starting a Python interpreter per host; the controller's Python then needs C(requests). Delegated to
-    another host, or with C(become) or C(async), the module is executed there as usual.
+    another host, or with C(become) or C(async), the module is executed there as usual. Both ways return the same
+    values.
   - With many forks, the requests of all of them share one rate budget per token on the controller.
 seealso:
   - module: gamepanel.panel.server_info
@@ -398,9 +399,8 @@ msg:
     it and no read has shown it applied yet). Nothing new was sent."
 ansible_facts:
   description:
-    - Facts of the host the task ran for, set when the task runs on the controller (a local connection, as with the
-      hosts of the P(gamepanel.panel.servers#inventory) inventory).
-  returned: when the task runs on the controller
+    - Facts of the host the task ran for, whether the task ran on the controller or was executed on another host.
+  returned: with O(id) or O(name)
   type: dict
   contains:
     gamepanel_ledger:
@@ -410,6 +410,8 @@ ansible_facts:
           shares no state directory with this one (AWX with fact storage, or a fact cache) does not queue again what
           this one queued. No token is in it.
         - Ansible keeps no facts of a failed task; the fleet roles copy it from the failed result. See the AWX guide.
+        - A task executed as a module on another host (delegated, C(become), C(async)) returns it too, but cannot
+          merge the fact before it decides, since host facts do not reach a module.
       type: list
       elements: dict
 servers:
@@ -492,9 +494,9 @@ summary:
   sample: {total: 60, changed: 58, unchanged: 1, skipped: 1, failed: 0, converged: 58, pending: 0}
 ledger:
   description:
-    - With O(ids), when the task runs on the controller, each server's ledger entries by id, for the fleet roles to
-      keep in each host's C(gamepanel_ledger) fact (one host's facts never hold a whole fleet's).
-  returned: with O(ids), when the task runs on the controller
+    - With O(ids), each server's ledger entries by id, for the fleet roles to keep in each host's C(gamepanel_ledger)
+      fact (one host's facts never hold a whole fleet's).
+  returned: with O(ids)
   type: dict
 panel:
   description:
@@ -544,13 +546,17 @@ diff:
     after: {status: online}
 """
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.module import run_task_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_CONTROL, server_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL, server_control
 
 
+# Two ways this task runs, one implementation (module_utils/entry/specs.py, server_control):
+# - on the controller (localhost, or any host with a local connection, such as the servers
+#   inventory's), the action plugin of the same name, plugins/action/server_control.py, runs it in Ansible's
+#   worker process, no module executed (plugins/plugin_utils/action_in_process.py says when);
+# - everywhere else (delegated to another host, become, async), this file is executed as a module.
+# Both return the same values (tests/integration/test_action_path.py compares them).
 def main():
-    # The action plugin of the same name runs the same tasks.server_control in the
-    # controller's worker process when it can; this module runs it everywhere else.
     run_task_module(SERVER_CONTROL, server_control)
 
 

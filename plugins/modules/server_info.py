@@ -64,7 +64,8 @@ notes:
   - When the task runs on the controller (C(localhost), or hosts with C(ansible_connection=local) such as those of
     the P(gamepanel.panel.servers#inventory) inventory), its action plugin runs it inside Ansible's worker process,
     which saves starting a Python interpreter per host; the controller's Python then needs C(requests). Delegated to
-    another host, or with C(become) or C(async), the module is executed there as usual.
+    another host, or with C(become) or C(async), the module is executed there as usual. Both ways return the same
+    values.
 """
 
 EXAMPLES = r"""
@@ -238,13 +239,17 @@ status:
   sample: 404
 """
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.module import run_task_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.tasks import SERVER_INFO, server_info
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_INFO, server_info
 
 
+# Two ways this task runs, one implementation (module_utils/entry/specs.py, server_info):
+# - on the controller (localhost, or any host with a local connection, such as the servers
+#   inventory's), the action plugin of the same name, plugins/action/server_info.py, runs it in Ansible's
+#   worker process, no module executed (plugins/plugin_utils/action_in_process.py says when);
+# - everywhere else (delegated to another host, become, async), this file is executed as a module.
+# Both return the same values (tests/integration/test_action_path.py compares them).
 def main():
-    # The action plugin of the same name runs the same tasks.server_info in the
-    # controller's worker process when it can; this module runs it everywhere else.
     run_task_module(SERVER_INFO, server_info)
 
 

@@ -16,8 +16,8 @@ when the module validates its arguments).
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.client import check_base_url
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import check_base_url
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
 
 CONNECTION_VARIABLE = "gamepanel_connection"
 TOKEN_VARIABLE = "gamepanel_api_token"

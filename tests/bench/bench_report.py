@@ -43,12 +43,12 @@ sys.path.insert(0, str(REPO / "tests"))
 import conftest  # noqa: E402,F401  pylint: disable=wrong-import-position,unused-import
 from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.client import (
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import (
     COLLECTION_VERSION,
     PanelClient,
 )  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.servers import select_servers  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_report  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import select_servers  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import report_pages  # noqa: E402
 
 TOKEN = "gp-test-owner-control"  # Team plan account of the default fixture
 UNTHROTTLED = 1000000
@@ -83,18 +83,18 @@ def generate(servers, include, dest, repeat):
     times = []
     for _attempt in range(repeat):
         started = time.perf_counter()
-        report = fleet_report.prepare_report(
+        report = report_pages.prepare_report(
             servers,
             taken_at=datetime.now(timezone.utc),
             panel_url="http://127.0.0.1/v1",
             collection_version=COLLECTION_VERSION,
             include=include,
         )
-        contents = fleet_report.render_all(report, template)
+        contents = report_pages.render_all(report, template)
         # Each run writes a fresh directory, so every run pays for the three files.
-        fleet_report.write_files(str(dest / f"run-{len(times)}"), contents)
+        report_pages.write_files(str(dest / f"run-{len(times)}"), contents)
         times.append(time.perf_counter() - started)
-    paths = fleet_report.file_paths(str(dest / "run-0"))
+    paths = report_pages.file_paths(str(dest / "run-0"))
     sizes = {kind: os.path.getsize(path) for kind, path in paths.items()}
     return {
         "generate_s": median(times),

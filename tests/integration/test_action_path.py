@@ -134,3 +134,20 @@ def test_the_token_stays_out_of_verbose_output(ansible, emulator, tmp_path):
     # the command that starts a module; that is the module path's behaviour, not ours.)
     run, unused = run_both_paths(ansible, tmp_path, verbosity=4)
     assert TOKEN not in run.stdout and TOKEN not in run.stderr
+
+
+def test_both_paths_return_the_host_ledger_fact(ansible, emulator, tmp_path):
+    run = run_both_paths(ansible, tmp_path)[0]
+    results = run.result("Results")["msg"]
+    for case in ("nothing_to_do", "predicted"):
+        in_process, module = both(results, case)
+        assert in_process["ansible_facts"] == module["ansible_facts"] == {"gamepanel_ledger": []}, case
+    in_process, module = both(results, "unknown")
+    assert ("ansible_facts" in in_process) == ("ansible_facts" in module)
+    in_process, module = both(results, "restarted")
+    facts = {"in_process": in_process["ansible_facts"], "module": module["ansible_facts"]}
+    ids = {path: {entry["id"] for entry in fact["gamepanel_ledger"]} for path, fact in facts.items()}
+    # each holds its own server's restart (and, where the loop's facts reach the next item, the other's)
+    assert "rust-01" in ids["in_process"] and "ark-01" in ids["module"], ids
+    shapes = {(tuple(sorted(entry)), entry["action"]) for fact in facts.values() for entry in fact["gamepanel_ledger"]}
+    assert len(shapes) == 1, shapes

@@ -83,8 +83,8 @@ CODE = {
             default: gamepanel_
         """
         ''',
-    "plugins/module_utils/servers.py": 'SERVER_FIELDS = ("id", "name")\n',
-    "plugins/plugin_utils/fleet_job.py": """
+    "plugins/module_utils/api/server_records.py": 'SERVER_FIELDS = ("id", "name")\n',
+    "plugins/plugin_utils/job_planning.py": """
         def outcome(result, reason):
             return {"result": result, "reason": reason, "elapsed": 0.0, "pending": None}
         """,

@@ -89,7 +89,7 @@ def test_own_options_show_type_and_default(fleet_events):
     assert 'Default: :literal:`["offline", "stopped"]`' in stopped
     # no default of its own: the inventory file's hostname_source, else name (the description says so)
     hostname = option_cell(page, "hostname_source")
-    assert '- :literal:`"name"`' in hostname and '- :literal:`"id"`' in hostname and "(default)" not in hostname
+    assert '- :literal:`"name"`\n' in hostname and '- :literal:`"id"`' in hostname and "(default)" not in hostname
     assert "Default: :literal:`0.25`" in option_cell(page, "budget_share")
 
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
 import os
 import random
@@ -148,33 +149,23 @@ EXAMPLES = r"""
 """
 
 
-def _collections_root():
-    """The directory holding ``ansible_collections`` of the collection this file belongs to, or None.
-
-    ansible-rulebook runs a collection's source with ``runpy.run_path`` from the path
-    ``ansible-galaxy collection list`` gives: nothing puts the collection on ``sys.path``.
-    The file sits at ``<root>/ansible_collections/gamepanel/panel/extensions/eda/plugins/event_source/``.
-    """
-    here = os.path.dirname(os.path.abspath(__file__))
-    parts = here.split(os.sep)
-    if len(parts) > 7 and parts[-7:-4] == ["ansible_collections", "gamepanel", "panel"]:
-        return os.sep.join(parts[:-7]) or os.sep
-    return None
-
-
-_ROOT = _collections_root()
-if _ROOT is not None and _ROOT not in sys.path:
-    # First, so that this very copy of the collection is imported, not another one installed elsewhere.
-    sys.path.insert(0, _ROOT)
+# ansible-rulebook runs this file with runpy.run_path: nothing puts the collection on sys.path.
+# plugins/plugin_utils/collection_import.py (loaded by its path; the tests use it too) does.
+_COLLECTION_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), *([os.pardir] * 4))
+_COLLECTION_IMPORT = os.path.join(_COLLECTION_DIR, "plugins", "plugin_utils", "collection_import.py")
+_spec = importlib.util.spec_from_file_location("gamepanel_panel_collection_import", _COLLECTION_IMPORT)
+_loaded = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_loaded)
+_loaded.make_importable(os.path.normpath(_COLLECTION_DIR))
 
 # pylint: disable=wrong-import-position
-from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelError, redact  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import Ledger  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.servers import filter_servers  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.state import StateFiles  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.plugin_utils import fleet_watch  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError, redact  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_config  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming  # noqa: E402
 
@@ -221,7 +212,7 @@ def connection_params(args, environ=None, inventory_options=None):
     GAMEPANEL_* variables, else defaults.
 
     The names, types, defaults and environment variables are those of every module
-    (``module_utils.module.panel_argument_spec``); the inventory file comes before the environment
+    (``module_utils.entry.runner.panel_argument_spec``); the inventory file comes before the environment
     as it does for the inventory plugin reading that file.
     """
     environ = os.environ if environ is None else environ
@@ -295,12 +286,10 @@ class FleetWatcher(object):
                 "most 1 (0.25 lets the reads use a quarter of it), not %r." % args.get("budget_share")
             )
         statuses = _string_list("stopped_statuses", args.get("stopped_statuses")) or list(
-            fleet_watch.DEFAULT_STOPPED_STATUSES
+            eda_watch.DEFAULT_STOPPED_STATUSES
         )
-        self.crash_limit = _convert("crash_limit", args.get("crash_limit", fleet_watch.DEFAULT_CRASH_LIMIT), "int")
-        self.crash_window = _convert(
-            "crash_window", args.get("crash_window", fleet_watch.DEFAULT_CRASH_WINDOW), "float"
-        )
+        self.crash_limit = _convert("crash_limit", args.get("crash_limit", eda_watch.DEFAULT_CRASH_LIMIT), "int")
+        self.crash_window = _convert("crash_window", args.get("crash_window", eda_watch.DEFAULT_CRASH_WINDOW), "float")
         self.leave_alone = frozenset(_string_list("leave_alone", args.get("leave_alone")))
         self.hostname_source = args.get("hostname_source") or inventory_options.get("hostname_source") or "name"
         if self.hostname_source not in naming.HOSTNAME_SOURCES:
@@ -334,11 +323,11 @@ class FleetWatcher(object):
             LOGGER.warning("fleet_events: %s", warning)
         # The incident record stays with the token's state, where the fleet report reads it.
         self.files = StateFiles(client.state_key)
-        self.memory_record = fleet_watch.IncidentRecord(panel=self.ledger.panel)
-        self.watch = fleet_watch.FleetWatch(
+        self.memory_record = eda_watch.IncidentRecord(panel=self.ledger.panel)
+        self.watch = eda_watch.FleetWatch(
             statuses, found_stopped=_convert("found_stopped", args.get("found_stopped", True), "bool")
         )
-        self.batches = fleet_watch.StartBatches(statuses)
+        self.batches = eda_watch.StartBatches(statuses)
         self.sanitize = _safe_group_name()
         self.rng = rng or random.random
         self.failures = 0
@@ -413,11 +402,11 @@ class FleetWatcher(object):
             pass
         for event in events:
             event["host"] = hosts.get(event["id"])
-            event["in_inventory"] = event["id"] in held_ids or event["kind"] == fleet_watch.REMOVED
+            event["in_inventory"] = event["id"] in held_ids or event["kind"] == eda_watch.REMOVED
             event["left_alone"] = event["id"] in self.leave_alone or event.get("name") in self.leave_alone
             event["incidents"] = 0
-            if fleet_watch.is_incident(event):
-                event["incidents"] = fleet_watch.record_incident(
+            if eda_watch.is_incident(event):
+                event["incidents"] = eda_watch.record_incident(
                     self.files, self.memory_record, event, seen_at, self.crash_window, self.ledger.panel
                 )
             event["crash_looping"] = event["incidents"] >= self.crash_limit
@@ -469,7 +458,7 @@ class FleetWatcher(object):
         return self.redact(text)
 
     def log_event(self, event):
-        if event["kind"] == fleet_watch.OUTAGE:
+        if event["kind"] == eda_watch.OUTAGE:
             LOGGER.info(
                 "fleet_events: outage: %d server(s) to start in one run: %s%s",
                 len(event["ids"]),

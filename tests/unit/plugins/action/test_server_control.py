@@ -42,3 +42,27 @@ def test_the_host_ledger_fact_is_carried_and_anything_else_is_ignored():
     entries = [{"id": "mc-01", "action": "restart", "queued_at": 1.0, "state": "queued"}]
     assert perform(task_vars={"ansible_facts": {"gamepanel_ledger": entries}})["carried"] == entries
     assert perform(task_vars={"ansible_facts": {"gamepanel_ledger": "not a list"}})["carried"] == []
+
+
+def executed_module(args, task_vars, module_result):
+    """The result the action returns when the module was executed (not run in the worker)."""
+    plugin = control_action.ActionModule(
+        mock.MagicMock(), mock.MagicMock(), mock.MagicMock(), loader=None, templar=None, shared_loader_obj=None
+    )
+    return plugin.after_module(dict(module_result), args, task_vars)
+
+
+def test_an_executed_module_keeps_the_entries_the_host_fact_carried_for_other_servers():
+    other = {"id": "mc-09", "action": "stop", "queued_at": 1.0, "state": "queued"}
+    old = {"id": "mc-01", "action": "restart", "queued_at": 1.0, "state": "queued"}
+    mine = {"id": "mc-01", "action": "restart", "queued_at": 1.0, "state": "done"}
+    task_vars = {"ansible_facts": {"gamepanel_ledger": [other, old]}}
+    result = executed_module(PARAMS, task_vars, {"ansible_facts": {"gamepanel_ledger": [mine]}})
+    assert sorted(result["ansible_facts"]["gamepanel_ledger"], key=lambda entry: entry["id"]) == [mine, other]
+
+
+def test_an_executed_module_without_the_fact_is_left_as_it_is():
+    failed = {"failed": True, "msg": "Unsupported parameters"}
+    assert executed_module(PARAMS, {"ansible_facts": {"gamepanel_ledger": []}}, failed) == failed
+    fleet = {"ledger": {"mc-01": []}}
+    assert executed_module({"ids": ["mc-01"], "state": "restarted"}, {}, fleet) == fleet

@@ -33,7 +33,7 @@ except ImportError:  # older: the unsafe marker
 
 from ansible_collections.gamepanel.panel.plugins.inventory import servers as plugin_module
 from ansible_collections.gamepanel.panel.plugins.inventory.servers import InventoryModule
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
     PanelAuthError,
     PanelPaymentError,
     PanelTransportError,

@@ -22,8 +22,9 @@ import requests
 from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.client import PanelClient, ServerPage
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import (
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient, ServerPage
+from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
     PanelAmbiguousError,
     PanelApiError,
     PanelNotFoundError,
@@ -341,3 +342,9 @@ class FakeClient:
                 self.later(delay + offset, server_id, **fields)
 
         self.on_post = react
+
+
+def request(state, **options):
+    """A ControlRequest for ``state``, for the server ``mc-01`` unless ``server_id`` says otherwise."""
+    options.setdefault("server_id", "mc-01")
+    return ControlRequest(state, **options)

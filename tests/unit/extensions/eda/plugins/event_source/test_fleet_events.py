@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.errors import PanelAuthError, PanelTransportError
-from ansible_collections.gamepanel.panel.plugins.module_utils.ledger import Ledger, QUEUED
-from ansible_collections.gamepanel.panel.plugins.module_utils.module import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAuthError, PanelTransportError
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger, QUEUED
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec
 
 SOURCE = "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events"
 TOKEN = "gp-secret-token-value-123"
@@ -269,7 +269,7 @@ def test_ansible_rulebook_can_load_it_with_run_path_from_an_installed_collection
         check=False,
     )
     assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.split() == ["main", "ansible_collections.gamepanel.panel.plugins.module_utils.client"]
+    assert completed.stdout.split() == ["main", "ansible_collections.gamepanel.panel.plugins.module_utils.api.client"]
 
 
 @pytest.mark.parametrize("value", [["b", "Srv a"], '["b", "Srv a"]', "b, Srv a", "['b','Srv a']"])

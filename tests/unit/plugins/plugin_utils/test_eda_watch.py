@@ -1,0 +1,283 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fleet watcher's change detection (plugin_utils/eda_watch.py): rules, then properties over any sequence of reads."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.eda_watch import (
+    ADDED,
+    FOUND_STOPPED,
+    REMOVED,
+    RESTARTED,
+    STATUS_CHANGED,
+    FleetWatch,
+    IncidentRecord,
+    action_fits,
+    change_kind,
+    is_incident,
+)
+
+
+def server(server_id, status="online", uptime=100, **fields):
+    record = {
+        "id": server_id,
+        "name": "name-%s" % server_id,
+        "game": "minecraft",
+        "status": status,
+        "players": {"current": 0, "max": 10},
+        "cpu": 1.0,
+        "memory_mb": 100,
+        "uptime_seconds": uptime,
+    }
+    record.update(fields)
+    return record
+
+
+def entry(server_id, action, queued_at, state="queued", updated_at=None):
+    return {
+        "id": server_id,
+        "action": action,
+        "panel": "p",
+        "queued_at": queued_at,
+        "updated_at": queued_at if updated_at is None else updated_at,
+        "state": state,
+        "before": {},
+    }
+
+
+# -- rules ----------------------------------------------------------------------------------
+
+
+def test_the_first_read_is_the_baseline_and_gives_no_event_without_found_stopped():
+    watch = FleetWatch(found_stopped=False)
+    assert watch.observe([server("a"), server("b", "offline", 0)], 10.0) == []
+    assert watch.has_baseline
+
+
+def test_the_first_read_reports_stopped_servers_the_ledger_does_not_explain():
+    watch = FleetWatch()
+    read = [server("a"), server("b", "offline", 0), server("c", "stopped", 0), server("d", "offline", 0)]
+    read.append(server("e", "maintenance", 0))
+    # c: the collection stopped it; d: only a restart is queued, which is no reason to stay down
+    entries = [entry("c", "stop", 5.0, state="done"), entry("d", "restart", 5.0)]
+    events = watch.observe(read, 10.0, entries)
+    assert [(event["kind"], event["id"]) for event in events] == [(FOUND_STOPPED, "b"), (FOUND_STOPPED, "d")]
+    first = events[0]
+    assert (first["expected"], first["stopped"], first["previous_status"], first["status"]) == (
+        False,
+        True,
+        None,
+        "offline",
+    )
+    assert eda_watch.is_incident(first)
+    assert watch.observe(read, 20.0, entries) == []  # only the first read
+
+
+def test_a_stop_queued_after_the_first_read_does_not_explain_it():
+    events = FleetWatch().observe([server("b", "offline", 0)], 10.0, [entry("b", "stop", 11.0)])
+    assert [event["kind"] for event in events] == [FOUND_STOPPED]
+
+
+def test_each_kind_of_change_gives_one_event():
+    watch = FleetWatch()
+    watch.observe([server("a"), server("b"), server("c"), server("d")], 10.0)
+    events = watch.observe(
+        [server("a", "offline", 0), server("b", uptime=5), server("c", uptime=200), server("e")], 20.0
+    )
+    assert [(event["kind"], event["id"]) for event in events] == [
+        (STATUS_CHANGED, "a"),
+        (RESTARTED, "b"),
+        (REMOVED, "d"),
+        (ADDED, "e"),
+    ]
+    stopped = events[0]
+    assert stopped["previous_status"] == "online" and stopped["status"] == "offline" and stopped["stopped"]
+    assert stopped["expected"] is False and stopped["server"]["id"] == "a"
+    assert events[2]["status"] is None and events[2]["server"]["id"] == "d"
+
+
+def test_an_unchanged_server_gives_no_event_whatever_else_moved():
+    watch = FleetWatch()
+    watch.observe([server("a")], 1.0)
+    assert watch.observe([server("a", uptime=130, players={"current": 5, "max": 10}, cpu=50.0, name="x")], 2.0) == []
+
+
+def test_an_uptime_that_goes_back_while_not_online_is_no_restart():
+    assert change_kind(server("a", "offline", 10), server("a", "offline", 0)) is None
+    assert change_kind(server("a", uptime=None), server("a", uptime=0)) is None
+
+
+def test_a_failed_read_is_not_observed_and_the_next_one_compares_with_the_last_good_one():
+    watch = FleetWatch()
+    watch.observe([server("a")], 1.0)
+    events = watch.observe([server("a", "offline", 0)], 50.0)
+    assert len(events) == 1
+    assert watch.observe([server("a", "offline", 0)], 60.0) == []  # the same change is never given twice
+
+
+def test_a_stop_the_collection_queued_explains_the_server_going_down():
+    watch = FleetWatch()
+    watch.observe([server("a")], 100.0)
+    events = watch.observe([server("a", "stopping", 0)], 130.0, [entry("a", "stop", 110.0)])
+    assert events[0]["expected"] is True and events[0]["expected_by"]["action"] == "stop"
+    events = watch.observe([server("a", "offline", 0)], 160.0, [entry("a", "stop", 110.0, "done", 150.0)])
+    assert events[0]["expected"] is True
+
+
+def test_an_entry_queued_after_the_read_or_over_before_the_previous_read_explains_nothing():
+    watch = FleetWatch()
+    watch.observe([server("a")], 1000.0)
+    late = [entry("a", "stop", 1031.0)]
+    assert watch.observe([server("a", "offline", 0)], 1030.0, late)[0]["expected"] is False
+    watch.observe([server("a")], 1100.0)
+    old = [entry("a", "stop", 500.0, "done", 600.0)]
+    assert watch.observe([server("a", "offline", 0)], 1200.0, old)[0]["expected"] is False
+
+
+def test_an_entry_of_another_server_or_action_explains_nothing():
+    watch = FleetWatch()
+    watch.observe([server("a"), server("b")], 1.0)
+    events = watch.observe(
+        [server("a", "offline", 0), server("b", uptime=1)],
+        9.0,
+        [entry("b", "stop", 2.0), entry("a", "start", 2.0), entry("c", "restart", 2.0)],
+    )
+    assert [event["expected"] for event in events] == [False, False]
+
+
+def test_which_action_explains_which_change():
+    assert action_fits("stop", STATUS_CHANGED, "offline") and action_fits("stop", STATUS_CHANGED, "stopping")
+    assert not action_fits("stop", STATUS_CHANGED, "online") and not action_fits("stop", RESTARTED, "online")
+    assert action_fits("start", STATUS_CHANGED, "online") and action_fits("start", STATUS_CHANGED, "starting")
+    assert not action_fits("start", STATUS_CHANGED, "offline")
+    assert action_fits("restart", STATUS_CHANGED, "offline") and action_fits("restart", RESTARTED, "online")
+    assert not any(
+        action_fits(action, kind, "online") for action in ("start", "stop", "restart") for kind in (ADDED, REMOVED)
+    )
+
+
+def test_incidents_are_unexpected_stops_and_restarts_only():
+    base = {"expected": False, "stopped": False}
+    assert is_incident(dict(base, kind=RESTARTED))
+    assert is_incident(dict(base, kind=STATUS_CHANGED, stopped=True))
+    assert not is_incident(dict(base, kind=STATUS_CHANGED))
+    assert not is_incident(dict(base, kind=RESTARTED, expected=True))
+    assert not is_incident(dict(base, kind=REMOVED, stopped=False))
+
+
+def test_the_incident_record_counts_within_the_window_and_forgets_old_ones():
+    record = IncidentRecord(panel="p")
+    event = {"id": "a", "name": "A", "kind": RESTARTED, "status": "online", "previous_status": "online"}
+    for at in (0.0, 100.0, 950.0):
+        record.add(event, at)
+    assert record.count("a", 950.0, 900) == 2
+    assert record.count("b", 950.0, 900) == 0
+    record.add(event, 950.0 + eda_watch.RECORD_KEEP_SECONDS + 10)
+    assert record.count("a", 950.0 + eda_watch.RECORD_KEEP_SECONDS + 10, 10**9) == 1
+    assert record.recent(950.0 + eda_watch.RECORD_KEEP_SECONDS + 10)[0]["count"] == 1
+
+
+def test_record_incident_uses_the_state_file_and_counts_across_watchers(tmp_path):
+    from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
+
+    files = StateFiles("f" * 64, str(tmp_path))
+    event = {"id": "a", "name": "A", "kind": STATUS_CHANGED, "status": "offline", "previous_status": "online"}
+    assert eda_watch.record_incident(files, IncidentRecord(), event, 10.0, 900) == 1
+    assert eda_watch.record_incident(StateFiles("f" * 64, str(tmp_path)), IncidentRecord(), event, 20.0, 900) == 2
+    assert eda_watch.read_incidents(files, now=30.0)[0]["count"] == 2
+
+
+# -- properties -------------------------------------------------------------------------------
+
+IDS = ["s1", "s2", "s3", "s4"]
+STATUSES = ["online", "offline", "stopped", "starting", "crashed"]
+ACTIONS = ["start", "stop", "restart"]
+
+a_server = st.builds(server, st.sampled_from(IDS), st.sampled_from(STATUSES), st.one_of(st.none(), st.integers(0, 50)))
+a_read = st.lists(a_server, max_size=6)
+an_entry = st.builds(
+    lambda server_id, action, offset, state: (server_id, action, offset, state),
+    st.sampled_from(IDS),
+    st.sampled_from(ACTIONS),
+    st.integers(-30, 30),
+    st.sampled_from(["sending", "queued", "may_be_queued", "done"]),
+)
+steps = st.lists(st.tuples(a_read, st.lists(an_entry, max_size=4), st.booleans()), min_size=1, max_size=12)
+
+
+def _expected_changes(before, after):
+    """The changes between two reads, by the rules written independently of eda_watch."""
+    old, new = {}, {}
+    for record in before:
+        old.setdefault(record["id"], record)
+    for record in after:
+        new.setdefault(record["id"], record)
+    changes = {}
+    for server_id in set(old) | set(new):
+        if server_id not in old:
+            changes[server_id] = ADDED
+        elif server_id not in new:
+            changes[server_id] = REMOVED
+        elif old[server_id]["status"] != new[server_id]["status"]:
+            changes[server_id] = STATUS_CHANGED
+        elif (
+            new[server_id]["status"] == "online"
+            and old[server_id]["uptime_seconds"] is not None
+            and new[server_id]["uptime_seconds"] is not None
+            and new[server_id]["uptime_seconds"] < old[server_id]["uptime_seconds"]
+        ):
+            changes[server_id] = RESTARTED
+    return changes
+
+
+@settings(max_examples=300, deadline=None)
+@given(steps)
+def test_any_sequence_of_reads_gives_each_change_once_and_expected_only_with_a_matching_entry(sequence):
+    watch = FleetWatch(found_stopped=False)
+    last_good = None
+    now = 1000.0
+    for read, raw_entries, failed in sequence:
+        now += 60.0
+        if failed:
+            continue  # a failed read is never observed
+        entries = [entry(server_id, action, now + offset, state) for server_id, action, offset, state in raw_entries]
+        previous_seen_at = watch.previous_seen_at
+        events = watch.observe(read, now, entries)
+        if last_good is None:
+            assert events == []
+        else:
+            wanted = _expected_changes(last_good, read)
+            got = dict((event["id"], event["kind"]) for event in events)
+            assert len(got) == len(events), "one event per server and read"
+            assert got == wanted, "each change once, none for an unchanged server"
+        for event in events:
+            if event["expected"]:
+                by = event["expected_by"]
+                matching = [
+                    item
+                    for item in entries
+                    if item["id"] == event["id"]
+                    and item["action"] == by["action"]
+                    and item["queued_at"] <= now
+                    and action_fits(item["action"], event["kind"], event["status"])
+                    and (
+                        item["state"] != "done"
+                        or previous_seen_at is None
+                        or item["updated_at"] >= previous_seen_at - eda_watch.LAG_GRACE_SECONDS
+                    )
+                ]
+                assert matching, "expected only with a matching ledger entry"
+            else:
+                assert event["expected_by"] is None
+                assert not any(
+                    item["id"] == event["id"]
+                    and item["queued_at"] <= now
+                    and item["state"] != "done"
+                    and action_fits(item["action"], event["kind"], event["status"])
+                    for item in entries
+                )
+        last_good = read
