@@ -10,6 +10,7 @@ maintenance window is driven through ``maintenance_now``, never by waiting for t
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 
@@ -531,20 +532,21 @@ def test_status_shows_one_line_per_server_of_the_target(ansible, emulator):
     assert emulator.control.counters()["requests"]["owner-control"] == {"live GET /servers": 2}
 
 
+def rolling_restart_play(**role_parameters):
+    """A play running the rolling_restart role on every host, with these role parameters."""
+    lines = "".join("      %s: %s\n" % (name, json.dumps(value)) for name, value in role_parameters.items())
+    return (
+        "- name: Run the role\n  hosts: all\n  gather_facts: false\n  roles:\n"
+        "    - role: gamepanel.panel.rolling_restart\n" + lines
+    )
+
+
 @pytest.mark.parametrize("run_once", [False, True])
 def test_a_failed_fleet_read_fails_the_batch_with_a_summary(ansible, emulator, run_once):
     # A static inventory, so that the only list request is the role's own, which the panel refuses.
     emulator.control.add_fault(kind="status", status=403, method="GET", path="^/servers$")
     inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
-    playbook = """
-- name: Run the role
-  hosts: all
-  gather_facts: false
-  roles:
-    - role: gamepanel.panel.rolling_restart
-      run_once: %s
-""" % run_once
-    run = ansible.playbook(playbook, inventory=inventory)
+    run = ansible.playbook(rolling_restart_play(run_once=run_once), inventory=inventory)
     assert run.rc == 2, run.describe()
     assert argument_check_hosts(run) == [["Survival"] if run_once else ["Creative", "Survival"]]
     # each host records the failure itself and is failed, whether or not the role is given run_once
@@ -558,16 +560,9 @@ def test_a_failed_fleet_read_fails_the_batch_with_a_summary(ansible, emulator, r
 
 def test_a_host_that_is_no_server_of_the_fleet_fails_and_the_others_go_on(ansible, emulator):
     inventory = STATIC_INVENTORY + "    not-a-server:\n      ansible_connection: local\n"
-    playbook = """
-- name: Run the role
-  hosts: all
-  gather_facts: false
-  roles:
-    - role: gamepanel.panel.rolling_restart
-      rolling_restart_min_uptime: 0
-      rolling_restart_max_players: null
-"""
-    run = ansible.playbook(playbook, inventory=inventory)
+    run = ansible.playbook(
+        rolling_restart_play(rolling_restart_min_uptime=0, rolling_restart_max_players=None), inventory=inventory
+    )
     assert run.rc == 2, run.describe()
     found = outcomes(run)
     assert found["not-a-server"]["result"] == "failed"
