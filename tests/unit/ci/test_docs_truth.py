@@ -17,9 +17,6 @@ import pytest
 
 import ci_scripts
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-
-
 docs_truth = ci_scripts.load("docs_truth")
 
 CODE = {
