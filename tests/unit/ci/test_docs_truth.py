@@ -34,12 +34,12 @@ CODE = {
         """
             PLUGIN = r"""
         options:
-          api_token:
-            env:
-              - name: GAMEPANEL_API_TOKEN
           base_url:
             env:
               - name: GAMEPANEL_BASE_URL
+          api_token:
+            env:
+              - name: GAMEPANEL_API_TOKEN
         """
         ''',
     "plugins/modules/server_control.py": '''
