@@ -409,7 +409,9 @@ ansible_facts:
           A later task or job of the same host merges them into its own ledger before it decides, so a job that
           shares no state directory with this one (AWX with fact storage, or a fact cache) does not queue again what
           this one queued. No token is in it.
-        - Ansible keeps no facts of a failed task; the fleet roles copy it from the failed result. See the AWX guide.
+        - Ansible keeps no facts of a failed task; a play that needs the entries of a failed task registers the
+          result and sets the fact from it, as the fleet roles do with the C(ledger) of their O(ids) task in their
+          "Record the outcome" step. See the AWX guide.
         - A task executed as a module on another host (delegated, C(become), C(async)) returns it too, but cannot
           merge the fact before it decides, since host facts do not reach a module.
       type: list
