@@ -76,8 +76,8 @@ options:
       - These values are never rendered as templates, so a server named like a Jinja expression cannot run
         anything on the controller.
       - The collection's roles, ready playbooks, the report playbook with C(target) and the
-        C(gamepanel.panel.keep_online) rulebook read the C(gamepanel_) variables (C(gamepanel_id) first of all):
-        keep the default when you use them. C(gamepanel_connection) keeps its name whatever the prefix.
+        C(gamepanel.panel.keep_online) rulebook read the C(gamepanel_) variables (C(gamepanel_id) first of all),
+        so keep the default when you use them. C(gamepanel_connection) keeps its name whatever the prefix.
     type: str
     default: gamepanel_
   games:
