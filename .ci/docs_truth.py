@@ -44,6 +44,10 @@ import sys
 
 import yaml
 
+# The reader of a Python file's documentation strings is the docsite's (.ci/eda_docs.py, beside this file).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from eda_docs import string_constants  # noqa: E402  pylint: disable=wrong-import-position
+
 MISSING = object()
 PREFIXES = ("rolling_restart_", "maintenance_", "ensure_online_", "fleet_report_", "keep_online_", "fleet_job_")
 PREFIXED = re.compile(r"\b(?:%s)[a-z0-9_]*[a-z0-9]\b" % "|".join(p[:-1] for p in PREFIXES))
@@ -88,34 +92,18 @@ class Truth:
         self.problems = []  # the code disagreeing with itself
 
 
-def _literal_assignments(path, names):
-    """The string constants assigned to ``names`` at module or class level of a Python file."""
-    found = {}
-    with open(path, encoding="utf-8") as handle:
-        tree = ast.parse(handle.read(), path)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            if name in names and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-                found.setdefault(name, node.value.value)
-    return found
-
-
 def _fragments(root):
     """{fragment name: options} of plugins/doc_fragments: 'gamepanel.panel.panel', '....panel.plugin'."""
     fragments = {}
     for path in sorted(glob.glob(os.path.join(root, "plugins", "doc_fragments", "*.py"))):
         base = os.path.basename(path)[:-3]
-        for attr, text in _literal_assignments(path, _all_upper(path)).items():
+        for attr, text in string_constants(path).items():
             doc = yaml.safe_load(text) or {}
+            if not attr.isupper() or not isinstance(doc, dict):
+                continue
             name = MODULE_PREFIX + base + ("" if attr == "DOCUMENTATION" else "." + attr.lower())
             fragments[name] = doc.get("options") or {}
     return fragments
-
-
-def _all_upper(path):
-    with open(path, encoding="utf-8") as handle:
-        return set(re.findall(r"^\s*([A-Z_]+)\s*=\s*r?\"\"\"", handle.read(), re.MULTILINE))
 
 
 def _spec(option):
@@ -203,7 +191,7 @@ def load_truth(root):
             name = os.path.basename(path)[:-3]
             if name.startswith("_"):
                 continue
-            texts = _literal_assignments(path, {"DOCUMENTATION", "RETURN"})
+            texts = string_constants(path)
             doc = yaml.safe_load(texts.get("DOCUMENTATION") or "") or {}
             truth.sources["%s:%s" % (kind, name)] = _plugin_options(doc, fragments)
             if "RETURN" in texts:
@@ -212,7 +200,7 @@ def load_truth(root):
 
     for path in sorted(glob.glob(os.path.join(root, "extensions", "eda", "plugins", "event_source", "*.py"))):
         name = os.path.basename(path)[:-3]
-        doc = yaml.safe_load(_literal_assignments(path, {"DOCUMENTATION"}).get("DOCUMENTATION") or "") or {}
+        doc = yaml.safe_load(string_constants(path).get("DOCUMENTATION") or "") or {}
         truth.sources["eda:%s" % name] = _plugin_options(doc, fragments)
         description = " ".join(doc.get("description") or [])
         fields = dict.fromkeys(re.findall(r"C\(([a-z_]+)\)", description))

@@ -50,8 +50,9 @@ class DocError(ValueError):
 # Reading the documentation
 
 
-def _string_constants(path: Path) -> dict[str, str]:
-    """Module-level (or class-level, one level down) NAME = "string" assignments of a Python file."""
+def string_constants(path) -> dict[str, str]:
+    """Module-level (or class-level, one level down) NAME = "string" assignments of a Python file (a path or str)."""
+    path = Path(path)
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found = {}
     bodies = [tree.body] + [node.body for node in tree.body if isinstance(node, ast.ClassDef)]
@@ -88,7 +89,7 @@ def _fragment(collection_path: Path, namespace: str, name: str, reference: str) 
     if not path.is_file():
         raise DocError(f"doc fragment {reference}: {path} does not exist")
     variable = parts[1].upper() if len(parts) == 2 else "DOCUMENTATION"
-    text = _string_constants(path).get(variable)
+    text = string_constants(path).get(variable)
     if text is None:
         raise DocError(f"doc fragment {reference}: {path} has no {variable}")
     return yaml.safe_load(text) or {}
@@ -104,7 +105,7 @@ def _merge_list(first: list, second: list) -> list:
 
 def load(path: Path, collection_path: Path, namespace: str, name: str) -> dict:
     """The source's documentation with its fragments resolved, plus ``examples`` (the EXAMPLES text)."""
-    constants = _string_constants(path)
+    constants = string_constants(path)
     if "DOCUMENTATION" not in constants:
         raise DocError(f"{path} has no DOCUMENTATION string")
     own = yaml.safe_load(constants["DOCUMENTATION"]) or {}
