@@ -187,6 +187,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_config import CONFIG_SUFFIXES
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_templating import trusted_template, untrusted
 
 try:
@@ -207,7 +208,6 @@ LOCAL_CONNECTION_VARIABLES = {
     "ansible_python_interpreter": trusted_template("{{ ansible_playbook_python }}"),
 }
 
-CONFIG_SUFFIXES = ("gamepanel.yml", "gamepanel.yaml")
 
 # Variable of the all group that tells playbooks a gamepanel inventory could not be read:
 # one "<path>: <reason>" per source that failed (never the token). A source that was read

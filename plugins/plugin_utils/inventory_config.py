@@ -23,6 +23,7 @@ import yaml
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import CONNECTION_KEYS
 
 PLUGIN_NAMES = ("gamepanel.panel.servers", "servers")
+# How a file of the gamepanel.panel.servers inventory is named (the plugin accepts no other).
 CONFIG_SUFFIXES = ("gamepanel.yml", "gamepanel.yaml")
 
 # The inventory options the source uses: the shared connection options, and what decides the
