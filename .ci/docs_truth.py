@@ -41,6 +41,10 @@ What is checked, by an explicit convention (docs/development.md, "The docs test"
    each piece whole in one string, since a message is built from a few of them.
 6. The index. Every docs/*.md page is linked from docs/index.md and from README.md, and every one
    but the developer pages (DEVELOPER_PAGES) is a guide of docs/docsite/extra-docs.yml.
+7. The changelog fragments (what the release notes will say): a name says what the fragment
+   holds, so it does not start with an issue number; before the first release
+   (changelogs/changelog.yaml has no release) no fragment announces breaking_changes, since
+   nothing released can break.
 """
 
 from __future__ import annotations
@@ -783,11 +787,24 @@ def check_index(root, problems):
                 problems.append("docs/docsite/extra-docs.yml: does not list docs/%s (the docsite leaves it out)" % page)
 
 
+def check_fragments(root, problems):
+    """Rule 7: fragment names without issue numbers; no breaking_changes before the first release."""
+    changelog = os.path.join(root, "changelogs", "changelog.yaml")
+    released = bool(((_read_yaml(changelog) or {}).get("releases")) if os.path.isfile(changelog) else True)
+    for path in sorted(glob.glob(os.path.join(root, "changelogs", "fragments", "*.y*ml"))):
+        name = os.path.relpath(path, root)
+        if re.match(r"^\d+[-_]", os.path.basename(path)):
+            problems.append("%s: the name starts with an issue number; name it after what it holds" % name)
+        if not released and "breaking_changes" in (_read_yaml(path) or {}):
+            problems.append("%s: breaking_changes before the first release, against nothing released" % name)
+
+
 def check(root):
     """Every problem found in the checkout at ``root``."""
     truth = load_truth(root)
     problems = list(truth.problems)
     check_index(root, problems)
+    check_fragments(root, problems)
     for path in doc_files(root):
         doc = Doc(path, os.path.relpath(path, root))
         check_tables(doc, truth, problems)

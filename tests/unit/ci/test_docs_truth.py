@@ -555,3 +555,22 @@ def test_a_page_missing_from_the_index_the_readme_or_the_docsite(checkout):
         "README.md: does not link docs/new-page.md",
         "docs/docsite/extra-docs.yml: does not list docs/new-page.md",
     )
+
+
+def test_a_fragment_named_after_an_issue_or_breaking_before_the_first_release(checkout):
+    write(
+        checkout,
+        {
+            "changelogs/changelog.yaml": "ancestor: null\nreleases: {}\n",
+            "changelogs/fragments/14-structure.yml": "minor_changes:\n  - one doc fragment\n",
+            "changelogs/fragments/batch-defaults.yml": "breaking_changes:\n  - batch is 100%\n",
+            "changelogs/fragments/report-playbook.yml": "minor_changes:\n  - the report\n",
+        },
+    )
+    only(
+        problems_with(checkout, "# Guide\n"),
+        "changelogs/fragments/14-structure.yml: the name starts with an issue number",
+        "changelogs/fragments/batch-defaults.yml: breaking_changes before the first release",
+    )
+    write(checkout, {"changelogs/changelog.yaml": "releases:\n  1.0.0:\n    changes: {}\n"})
+    only(problems_with(checkout, "# Guide\n"), "changelogs/fragments/14-structure.yml: the name starts")
