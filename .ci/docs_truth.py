@@ -12,7 +12,7 @@ type (extensions/awx/credential_type.yml), the ready playbooks' ``target``/``bat
 the keys of ``gamepanel_outcome`` (plugins/plugin_utils/job_planning.py), meta/runtime.yml and the
 Makefile's lists of virtual environments and steps.
 
-What is checked, by an explicit convention (docs/development.md, "The docs test"):
+What is checked, by an explicit convention (docs/testing.md, "The docs test"):
 
 1. Tables. A Markdown table whose first header cell is ``option``, ``variable``, ``key``,
    ``field``, ``step`` or ``virtual environment`` must be preceded by a marker line
