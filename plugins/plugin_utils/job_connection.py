@@ -5,13 +5,14 @@
 
 The connection is written once, in the inventory file: the ``gamepanel.panel.servers``
 inventory puts the settings it used on its group ``gamepanel`` as ``gamepanel_connection``
-(never the token). The token reaches a job from ``GAMEPANEL_API_TOKEN`` or from the
-variable ``gamepanel_api_token`` (a vault file, an AWX credential).
+(never the token). The token reaches a job from the variable ``gamepanel_api_token`` (a
+vault file, an AWX credential), ``GAMEPANEL_API_TOKEN`` or ``GAMEPANEL_API_TOKEN_FILE``.
 
 Precedence, per option: the task's own arguments (``module_defaults`` are merged into them
 by ansible-core before an action plugin runs) > ``gamepanel_connection`` /
 ``gamepanel_api_token`` > the ``GAMEPANEL_*`` environment (the options' fallbacks, applied
-when the module validates its arguments).
+when the module validates its arguments; for the token, GAMEPANEL_API_TOKEN before the file
+GAMEPANEL_API_TOKEN_FILE names: module_utils/api/token_file.py).
 """
 
 from __future__ import annotations
@@ -108,6 +109,6 @@ def check_token(token):
     if not token.strip():
         raise ConnectionVariableError(
             "%s is empty: give it the API token (a vault file, an AWX credential), or leave it unset and "
-            "set GAMEPANEL_API_TOKEN." % TOKEN_VARIABLE
+            "set GAMEPANEL_API_TOKEN or GAMEPANEL_API_TOKEN_FILE." % TOKEN_VARIABLE
         )
     return token
