@@ -114,7 +114,8 @@ options:
         secret or a scheduled job, so the token is in no command line, environment or inventory file.
       - The file must not be readable by every user of the machine (mode C(0600) or C(0400)); a missing, empty
         or world-readable file fails the source with a message that names the file, never its content.
-      - May be a template, for example C({{ lookup('ansible.builtin.env', 'CREDENTIALS_DIRECTORY') }}/gamepanel-token).
+      - May be a template, for example a lookup of the environment variable E(CREDENTIALS_DIRECTORY), which systemd
+        sets for a service with C(LoadCredential=), followed by C(/) and the credential's name.
     type: str
     env:
       - name: GAMEPANEL_API_TOKEN_FILE
@@ -142,7 +143,7 @@ base_url: https://panel.example.com/api/v1
 api_token: "{{ lookup('ansible.builtin.env', 'ACME_PANEL_TOKEN') }}"
 
 ---
-# Token encrypted with ansible-vault (ansible-vault encrypt_string --name api_token);
+# Token encrypted with ansible-vault (ansible-vault encrypt_string --stdin-name api_token);
 # run ansible-inventory or ansible-playbook with --ask-vault-pass or --vault-password-file.
 plugin: gamepanel.panel.servers
 base_url: https://panel.example.com/api/v1

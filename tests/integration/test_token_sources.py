@@ -68,6 +68,19 @@ def test_a_read_only_inventory_token_file_beside_the_jobs_control_token(ansible,
     assert counters["requests"]["owner-control"][ACTION] == 2, counters
 
 
+def test_api_token_file_as_a_template_of_the_systemd_credentials_directory(ansible, emulator):
+    credentials = ansible.workdir / "credentials"
+    credentials.mkdir()
+    token_file(ansible, "credentials/gamepanel-token", READ_ONLY, mode=0o400)
+    credentials.chmod(0o500)  # as systemd leaves it
+    inventory = inventory_file(
+        emulator, "api_token_file: \"{{ lookup('ansible.builtin.env', 'CREDENTIALS_DIRECTORY') }}/gamepanel-token\""
+    )
+    listed = ansible.inventory(inventory, token=None, env={"CREDENTIALS_DIRECTORY": credentials})
+    assert listed.rc == 0 and "Survival" in listed.json["_meta"]["hostvars"], listed.describe()
+    assert emulator.control.counters()["requests"] == {"owner-read": INVENTORY_READ}
+
+
 def vault(ansible, password_file, name, secret):
     """``ansible-vault encrypt_string --stdin-name NAME`` as the docs show it: the secret on stdin, never an argument."""
     completed = subprocess.run(
