@@ -12,8 +12,11 @@ the AWX credential in tests/release/test_awx_runner.py.
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
+import yaml
+from jinja2.sandbox import SandboxedEnvironment
 
 from conftest import BIN_DIR
 from test_fleet_jobs import FAST, posts, ready
@@ -22,6 +25,7 @@ READ_ONLY = "gp-test-owner-read"  # counted by the emulator as "owner-read"
 CONTROL = "gp-test-owner-control"  # counted as "owner-control"
 # ensure_online on the default fleet starts the two stopped servers.
 STARTED = {"mc-03": 1, "rust-02": 1}
+CREDENTIAL_TYPE = Path(__file__).resolve().parents[2] / "extensions" / "awx" / "credential_type.yml"
 # The emulator's names of the inventory's one list read and of an action request.
 INVENTORY_READ = {"live GET /servers": 1}
 ACTION = "live POST /servers/{id}/control"
@@ -79,6 +83,34 @@ def test_api_token_file_as_a_template_of_the_systemd_credentials_directory(ansib
     listed = ansible.inventory(inventory, token=None, env={"CREDENTIALS_DIRECTORY": credentials})
     assert listed.rc == 0 and "Survival" in listed.json["_meta"]["hostvars"], listed.describe()
     assert emulator.control.counters()["requests"] == {"owner-read": INVENTORY_READ}
+
+
+def test_the_file_token_is_a_no_log_value(ansible, emulator):
+    path = token_file(ansible, "panel-token", READ_ONLY)
+    run = ansible.playbook(
+        "- hosts: localhost\n  gather_facts: false\n  tasks:\n"
+        "    - name: Read\n      gamepanel.panel.server_info:\n        id: mc-01\n",
+        token=None,
+        env={"GAMEPANEL_API_TOKEN_FILE": path},
+        verbosity=4,
+    )
+    assert run.rc == 0, run.describe()
+    assert run.result("Read")["invocation"]["module_args"]["api_token"] == "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
+    assert READ_ONLY not in run.stdout + run.stderr
+
+
+def test_an_awx_credentials_environment_serves_the_inventory_and_the_job(ansible, emulator):
+    definition = yaml.safe_load(CREDENTIAL_TYPE.read_text(encoding="utf-8"))
+    inputs = {"token": CONTROL, "base_url": emulator.live_url, "variant": "live"}
+    # What AWX gives the inventory update and the job: each env injector rendered with the inputs.
+    injected = {
+        name: SandboxedEnvironment().from_string(template).render(**inputs)
+        for name, template in definition["injectors"]["env"].items()
+    }
+    run = run_ensure_online(ansible, "plugin: gamepanel.panel.servers\n", injected)
+    assert run.rc == 0, run.describe()
+    counters = emulator.control.counters()
+    assert posts(counters) == STARTED and set(counters["requests"]) == {"owner-control"}
 
 
 def vault(ansible, password_file, name, secret):
