@@ -208,7 +208,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
     NO_INVENTORY_TOKEN_MESSAGE,
     PanelError,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import read_token_file
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import TOKEN_FILE_ENV, read_token_file
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
@@ -295,7 +295,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def _connection_settings(self):
         settings = {
             "base_url": self._templated_option("base_url"),
-            "api_token": self._api_token(),
+            "api_token": self._templated_option("api_token"),
             "api_variant": self._templated_option("api_variant") or "live",
             "validate_certs": self.get_option("validate_certs"),
             "request_timeout": self.get_option("request_timeout"),
@@ -303,6 +303,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             "retry_timeout": self.get_option("retry_timeout"),
             "allow_insecure_http": self.get_option("allow_insecure_http"),
         }
+        settings["api_token"] = self._token_or_token_file(settings["api_token"])
         # Checked here, not left to the client, because the cache key needs both before any client exists.
         if not settings["api_token"] or not settings["api_token"].strip():
             raise AnsibleParserError(NO_INVENTORY_TOKEN_MESSAGE)
@@ -310,24 +311,24 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             raise AnsibleParserError(NO_BASE_URL_MESSAGE)
         return settings
 
-    def _api_token(self):
-        """The token: the inventory file's api_token or api_token_file, else the environment's token, else its file.
+    def _token_or_token_file(self, token):
+        """``token`` (api_token), or the one api_token_file holds: the inventory file's settings first, then the environment's.
 
-        Ansible lets the inventory file's value of each option win over its environment variable; a token
-        file named in the inventory file also wins over GAMEPANEL_API_TOKEN, so that a read-only token
-        for the inventory can sit beside a control token in the environment for the jobs.
+        In each, a token comes before a token file. Ansible lets the inventory file's value of an option
+        win over its environment variable; a token file named in the inventory file also wins over
+        GAMEPANEL_API_TOKEN, so that a read-only token for the inventory can sit beside a control token
+        in the environment for the jobs.
         """
-        token = self._templated_option("api_token")
         path = self._templated_option("api_token_file")
-        if path and (
-            not token or (self._from_environment("api_token") and not self._from_environment("api_token_file"))
-        ):
-            named_by = "GAMEPANEL_API_TOKEN_FILE" if self._from_environment("api_token_file") else "api_token_file"
-            try:
-                return read_token_file(path, named_by)
-            except PanelError as error:
-                raise AnsibleParserError(str(error)) from None
-        return token
+        if not path:
+            return token
+        file_from_environment = self._from_environment("api_token_file")
+        if token and (file_from_environment or not self._from_environment("api_token")):
+            return token  # given in the same place as the file, or in a nearer one
+        try:
+            return read_token_file(path, TOKEN_FILE_ENV if file_from_environment else "api_token_file")
+        except PanelError as error:
+            raise AnsibleParserError(str(error)) from None
 
     def _from_environment(self, option):
         """Whether ``option``'s value came from its environment variable rather than from the inventory file."""

@@ -5,14 +5,13 @@
 
 The connection is written once, in the inventory file: the ``gamepanel.panel.servers``
 inventory puts the settings it used on its group ``gamepanel`` as ``gamepanel_connection``
-(never the token). The token reaches a job from the variable ``gamepanel_api_token`` (a
-vault file, an AWX credential), ``GAMEPANEL_API_TOKEN`` or ``GAMEPANEL_API_TOKEN_FILE``.
+(never the token). The token reaches a job from the variable ``gamepanel_api_token`` (a vault
+file, an AWX credential), else ``GAMEPANEL_API_TOKEN``, else ``GAMEPANEL_API_TOKEN_FILE`` (api/token_file.py).
 
 Precedence, per option: the task's own arguments (``module_defaults`` are merged into them
 by ansible-core before an action plugin runs) > ``gamepanel_connection`` /
 ``gamepanel_api_token`` > the ``GAMEPANEL_*`` environment (the options' fallbacks, applied
-when the module validates its arguments; for the token, GAMEPANEL_API_TOKEN before the file
-GAMEPANEL_API_TOKEN_FILE names: module_utils/api/token_file.py).
+when the module validates its arguments).
 """
 
 from __future__ import annotations
