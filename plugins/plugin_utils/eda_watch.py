@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import time
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import is_open, public_view
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import is_open, public_view
 
 ONLINE = "online"
 DEFAULT_STOPPED_STATUSES = ("offline", "stopped")

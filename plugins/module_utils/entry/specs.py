@@ -20,20 +20,23 @@ neither ever holds the token.
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.one_server import ControlFailed, run_control
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import DEFAULTS as CONTROL_DEFAULTS
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import DEFAULTS as CONTROL_DEFAULTS
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
-from ansible_collections.gamepanel.panel.plugins.module_utils.fleet.many_servers import run_fleet_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.many_servers import run_many_servers
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import LEDGER_FACT, Ledger, merged_entries
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import (
     client_from_params,
     failure_from_error,
     panel_argument_spec,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.open_entries import still_open
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.open_entries import open_after
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import public_view
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import SUBRESOURCES, select_servers
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.polling import SharedStatusReads
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.shared_reads import SharedStatusReads
 
 
 class TaskSpec(object):
@@ -129,7 +132,7 @@ def server_control(params, check_mode=False, diff=False, carried=(), peers=0):
     shared = SharedStatusReads.for_client(client, params["rate_limit"], peers=peers)
     shared.join()
     try:
-        result = run_control(
+        result = run_one_server(
             client, request, check_mode=check_mode, diff=diff, status_reads=shared, before_reads=shared, ledger=ledger
         )
     except ControlFailed as failure:
@@ -145,12 +148,12 @@ def server_control(params, check_mode=False, diff=False, carried=(), peers=0):
 
 
 def _many_servers(client, request, ledger, check_mode, diff):
-    """server_control with ``ids``: one process for all of them (fleet/many_servers.py).
+    """server_control with ``ids``: one process for all of them (engine/many_servers.py).
 
     The result holds ``ledger``, each server's entries by id, for the hosts' facts (one host may not hold a fleet's).
     """
     try:
-        result = run_fleet_control(client, request, request.ids, ledger=ledger, check_mode=check_mode, diff=diff)
+        result = run_many_servers(client, request, request.ids, ledger=ledger, check_mode=check_mode, diff=diff)
     except ControlFailed as failure:
         failure.result["ledger"] = ledger.entries_of(request.ids)
         raise failure_from_error(
@@ -188,5 +191,23 @@ def server_info(params, check_mode=False, diff=False):
     except PanelError as error:
         raise failure_from_error(error, client, **_finished(client, dict(servers=[], pending=[]))) from None
     ledger = Ledger.for_client(client)
-    pending = still_open(ledger, servers, read_started, CONTROL_DEFAULTS["stopped_statuses"])
+    pending = still_open(ledger, servers, read_started)
     return _finished(client, dict(changed=False, servers=servers, pending=pending, api=client.stats), ledger)
+
+
+def still_open(ledger, servers, read_started):
+    """The public view of every open entry of ``servers`` (read from ``read_started`` on) the reads do not prove done.
+
+    Writes nothing: a caller that only reads shows the ledger as the reads leave it and leaves the
+    bookkeeping to server_control.
+    """
+    listed = [server for server in servers if server.get("id") is not None]
+    entries = ledger.entries_of([server["id"] for server in listed])
+    found = []
+    for server in listed:
+        read = TimedRead(server, read_started)
+        found.extend(
+            public_view(entry)
+            for entry in open_after(entries[server["id"]], read, CONTROL_DEFAULTS["stopped_statuses"])
+        )
+    return found

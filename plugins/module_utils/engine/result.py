@@ -1,9 +1,10 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""PRIVATE: what a many-servers server_control task returns: the servers' lines, their counts, the diff, the failure.
+"""PRIVATE: how a server_control task ends: the many-servers answer (lines, counts, diff, failure) and the two signals.
 
-Also FleetStopped, the signal that the task sends nothing more (a panel error about the whole task).
+ControlFailed: the task fails, carrying its result as far as it got.  TaskStopped: a panel
+error about the whole task, after which nothing more is sent.
 """
 
 from __future__ import annotations
@@ -16,8 +17,22 @@ NAMED_FAILURES = 10
 COUNTS = ("total", "changed", "unchanged", "skipped", "failed", "converged", "pending")
 
 
-def fleet_result(lines, diff, elapsed, api_stats):
-    """The task's result from the servers' ``lines`` (FleetServer.as_result): changed, servers, summary, diff."""
+class ControlFailed(Exception):
+    """server_control cannot succeed.
+
+    ``result`` holds every return key as far as the run got (``changed`` is true when
+    an action may have been queued); ``error`` is the PanelError behind it, if any.
+    """
+
+    def __init__(self, message, result, error=None):
+        super(ControlFailed, self).__init__(message)
+        self.message = message
+        self.result = result
+        self.error = error
+
+
+def many_servers_result(lines, diff, elapsed, api_stats):
+    """The task's result from the servers' ``lines`` (ControlledServer.as_line): changed, servers, summary, diff."""
     counts = collections.OrderedDict((key, 0) for key in COUNTS)
     for line in lines:
         skipped = line["skipped_reason"] is not None
@@ -52,9 +67,9 @@ def failure_message(failed, total):
     return "%d of %d servers failed: %s%s" % (len(failed), total, named, tail)
 
 
-class FleetStopped(Exception):
+class TaskStopped(Exception):
     """A panel error that concerns the whole task, not one server: nothing more is sent."""
 
     def __init__(self, error):
-        super(FleetStopped, self).__init__(str(error))
+        super(TaskStopped, self).__init__(str(error))
         self.error = error

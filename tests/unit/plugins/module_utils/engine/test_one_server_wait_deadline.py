@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.one_server import ControlFailed, run_control
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelRateLimitError
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.ratelimit import SharedBudget
 
@@ -35,7 +36,7 @@ def restart(panel, **options):
     client = panel.client(retry_timeout=options.pop("retry_timeout", 60))
     started = panel.clock.monotonic()
     try:
-        result = run_control(client, ControlRequest("restarted", server_id="mc-01", rate_limit=0, **options))
+        result = run_one_server(client, ControlRequest("restarted", server_id="mc-01", rate_limit=0, **options))
     except ControlFailed as failure:
         return failure, panel.clock.monotonic() - started
     return result, panel.clock.monotonic() - started
@@ -134,7 +135,7 @@ def test_waiting_for_the_shared_rate_budget_does_not_carry_the_wait_past_wait_ti
     client = panel.client(budget=budget, retry_timeout=60)
     started = panel.clock.monotonic()
     with pytest.raises(ControlFailed) as caught:
-        run_control(
+        run_one_server(
             client, ControlRequest("restarted", server_id="mc-01", rate_limit=3, wait_timeout=20, poll_interval=5)
         )
     elapsed = panel.clock.monotonic() - started

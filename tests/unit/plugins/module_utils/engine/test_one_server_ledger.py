@@ -13,7 +13,8 @@ import os
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.one_server import ControlFailed, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAmbiguousError, PanelApiError
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
@@ -33,7 +34,9 @@ def ledger_for(client, directory):
 
 
 def run(client, directory, state="restarted", check_mode=False, **options):
-    return run_control(client, request(state, **options), check_mode=check_mode, ledger=ledger_for(client, directory))
+    return run_one_server(
+        client, request(state, **options), check_mode=check_mode, ledger=ledger_for(client, directory)
+    )
 
 
 def fail(client, directory, state="restarted", **options):
@@ -251,7 +254,7 @@ def test_a_crash_at_any_step_neither_double_sends_nor_waits_silently(tmp_path, s
     ledger = ledger_for(client, tmp_path)
     STEPS[step](client, ledger)
     with pytest.raises(Crash):
-        run_control(client, request("restarted", wait=True, poll_interval=1, wait_timeout=5), ledger=ledger)
+        run_one_server(client, request("restarted", wait=True, poll_interval=1, wait_timeout=5), ledger=ledger)
     posted = len(client.posts)
     [entry] = entries(client, tmp_path)
     assert entry["state"] == ("queued" if step == "entry updated, outcome not read" else "sending")
@@ -292,7 +295,7 @@ def _race(directory, barrier, posts_file):
             stream.write("%s %s\n" % (os.getpid(), action))
 
     client.queue_action = post
-    run_control(client, request("restarted", wait=False), ledger=ledger_for(client, directory))
+    run_one_server(client, request("restarted", wait=False), ledger=ledger_for(client, directory))
 
 
 def test_two_processes_deciding_at_once_send_one_post(tmp_path):

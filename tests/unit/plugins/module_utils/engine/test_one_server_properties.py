@@ -10,13 +10,14 @@ import tempfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.one_server import ControlFailed, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import (
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import (
     OPEN_STATES,
     PUBLIC_FIELDS,
     STATES,
-    Ledger,
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.open_entries import proves
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
@@ -79,7 +80,7 @@ def scene(directory, read, entry):
 
 def decide(client, ledger, option, check_mode=False):
     try:
-        return run_control(
+        return run_one_server(
             client,
             request(
                 option["state"], wait=False, min_uptime=option["min_uptime"], ignore_pending=option["ignore_pending"]
@@ -142,5 +143,5 @@ def test_a_done_entry_without_min_uptime_changes_no_decision(read, entry, option
     with tempfile.TemporaryDirectory() as directory:
         client, ledger, unused = scene(directory, read, entry)
         with_ledger = decide(client, ledger, option)
-    without = run_control(FakeClient(read), request(option["state"], wait=False))
+    without = run_one_server(FakeClient(read), request(option["state"], wait=False))
     assert (with_ledger["changed"], with_ledger["action"]) == (without["changed"], without["action"])

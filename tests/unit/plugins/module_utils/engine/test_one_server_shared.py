@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.one_server import ControlFailed, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.polling import SharedStatusReads
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.shared_reads import SharedStatusReads
 
 from panel_fakes import FakeClient, server
 from test_one_server import request
@@ -56,7 +57,9 @@ class Fleet:
 
         self.client.clock.sleep = sleep
         try:
-            return run_control(self.client, request(state, **options), status_reads=self.reads, before_reads=self.reads)
+            return run_one_server(
+                self.client, request(state, **options), status_reads=self.reads, before_reads=self.reads
+            )
         finally:
             self.client.clock.sleep = original_sleep
 

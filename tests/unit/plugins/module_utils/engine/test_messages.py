@@ -9,8 +9,9 @@ import re
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.one_server import ControlFailed, run_control
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelNotFoundError
 
 from panel_fakes import FakePanel
@@ -29,7 +30,7 @@ def test_a_lost_post_answer_is_told_once(wait):
     panel.reply(json=ONLINE).reply(json=ONLINE).reply(json=ONLINE)
     client = panel.client()
     with pytest.raises(ControlFailed) as caught:
-        run_control(
+        run_one_server(
             client,
             ControlRequest("restarted", server_id="mc-01", wait=wait, wait_timeout=10, poll_interval=5, rate_limit=0),
         )
@@ -61,7 +62,7 @@ def test_server_control_with_a_very_long_id_keeps_its_message_short():
     panel = FakePanel()
     panel.reply(status=404, json={"error": {"code": "server_not_found", "message": "No such server."}})
     with pytest.raises(ControlFailed) as caught:
-        run_control(panel.client(), ControlRequest("restarted", server_id=long_id, rate_limit=0))
+        run_one_server(panel.client(), ControlRequest("restarted", server_id=long_id, rate_limit=0))
     assert len(caught.value.message) < 400
     assert long_id not in caught.value.message
     # The full id went on the wire, encoded as one segment.

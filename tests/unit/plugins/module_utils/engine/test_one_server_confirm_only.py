@@ -14,8 +14,9 @@ import tempfile
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.one_server import ControlFailed, run_control
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAmbiguousError
 
 from panel_fakes import FakeClient
@@ -143,7 +144,7 @@ def test_confirm_only_never_sends_whatever_the_ledger_and_the_read(read, entry, 
     with tempfile.TemporaryDirectory() as directory:
         client, ledger, unused = scene(directory, read, entry)
         try:
-            result = run_control(
+            result = run_one_server(
                 client, request(state, confirm_only=True, wait_timeout=3, poll_interval=1), ledger=ledger
             )
         except ControlFailed as failure:
@@ -160,7 +161,7 @@ def test_a_list_read_another_fork_made_once_the_outcome_could_show_confirms_with
     def confirm(snapshot_delay, uptime_seen):
         client = FakeClient()
         ledger = ledger_for(client, tmp_path / str(snapshot_delay))
-        run_control(client, request("restarted", wait=False), ledger=ledger)
+        run_one_server(client, request("restarted", wait=False), ledger=ledger)
         queued_at = ledger.find("mc-01", "restart")["queued_at"]
         client.clock.sleep(30)  # the batch's other hosts were queued meanwhile; mc-01 restarted
         client.servers["mc-01"].update(uptime_seconds=20)
@@ -175,7 +176,7 @@ def test_a_list_read_another_fork_made_once_the_outcome_could_show_confirms_with
             ),
         )
         before = len(client.log)
-        result = run_control(
+        result = run_one_server(
             client, request("restarted", confirm_only=True, poll_interval=5), ledger=ledger, before_reads=fleet.reads
         )
         return result, client.log[before:]

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.one_server import ControlFailed
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAmbiguousError, PanelAuthError
-from ansible_collections.gamepanel.panel.plugins.module_utils.fleet.many_servers import run_fleet_control
-from ansible_collections.gamepanel.panel.plugins.module_utils.fleet.reads import pass_interval
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.many_servers import run_many_servers
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import pass_interval
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
 
@@ -41,7 +41,7 @@ def restart_applies(client, delay=3.0):
 def run(client, ids=None, state="restarted", ledger=None, check_mode=False, diff=False, **options):
     ids = list(client.servers) if ids is None else ids
     request = ControlRequest(state, ids=ids, **options)
-    return run_fleet_control(client, request, ids, ledger=ledger, check_mode=check_mode, diff=diff)
+    return run_many_servers(client, request, ids, ledger=ledger, check_mode=check_mode, diff=diff)
 
 
 def posted(client):

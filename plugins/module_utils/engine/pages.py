@@ -1,9 +1,9 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""PRIVATE: the list reads of the many-servers engine: the pages of the fleet, and which server is on which.
+"""PRIVATE: the list reads of a task with ``ids``: the pages of the fleet, and which server is on which.
 
-The engine reads the fleet once, page by page, and acts on each page before it reads the next:
+The task reads the fleet once, page by page, and acts on each page before it reads the next:
 the read each action rests on is then as young as the page, whatever the size of the fleet.  To
 read a server again (a read grown older than ``max_read_age``, players draining, an outcome to
 confirm) it reads again only the pages holding the servers it still needs, by the address the
@@ -34,7 +34,7 @@ def pass_interval(pages, rate_limit, poll_interval):
     return max(float(poll_interval), pages * 60.0 / (float(rate_limit) * CONFIRM_SHARE))
 
 
-class FleetReads(object):
+class PageReads(object):
     """The fleet's pages as last read (``pages``), and on which page each server was last seen (``page_of``)."""
 
     def __init__(self, client):
@@ -61,9 +61,7 @@ class FleetReads(object):
 
     def read_one(self, server_id):
         """A GET of one server (not on any page read, or gone from its page); its TimedRead."""
-        started = self.client.clock.time()
-        server = self.client.get_server(server_id)
-        return TimedRead(server, started, self.client.clock.time())
+        return read_by_id(self.client, server_id)
 
     def _take(self, index, page):
         reads = []
@@ -74,3 +72,10 @@ class FleetReads(object):
             reads.append(TimedRead(server, page.started, page.finished))
         page.servers = ()  # only the servers the engine works on are kept (by their reads), not the whole fleet
         return reads
+
+
+def read_by_id(client, server_id):
+    """``GET /servers/{id}``, as a TimedRead: the server and when the read started and ended."""
+    started = client.clock.time()
+    server = client.get_server(server_id)
+    return TimedRead(server, started, client.clock.time())

@@ -10,12 +10,9 @@ import sys
 import pytest
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
-from ansible_collections.gamepanel.panel.plugins.module_utils.control import polling
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.polling import (
-    LONGEST_POLL_INTERVAL,
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine import shared_reads as shared_reads_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.shared_reads import (
     SharedStatusReads,
-    poll_ceiling,
-    poll_until,
     gather_seconds,
 )
 
@@ -25,72 +22,6 @@ from panel_fakes import FakeClock
 def clock_from_zero():
     """The shared fake clock from 0 s, wall time equal to monotonic time."""
     return FakeClock(start=0.0, wall_offset=0.0)
-
-
-def test_ceiling_fits_many_waiters_into_the_pro_budget():
-    assert poll_ceiling(5, 120) == 25.0
-
-
-def test_ceiling_with_a_larger_budget_keeps_the_poll_interval():
-    assert poll_ceiling(5, 600) == 5.0
-
-
-def test_ceiling_never_exceeds_the_longest_interval_unless_asked():
-    assert poll_ceiling(1, 10) == LONGEST_POLL_INTERVAL
-    assert poll_ceiling(45, 10) == 45.0
-
-
-def test_intervals_grow_by_half_up_to_the_ceiling():
-    clock = clock_from_zero()
-    outcome = poll_until(clock, lambda: "x", lambda value: False, timeout=100, poll_interval=4, ceiling=10)
-    assert clock.sleeps[:5] == [4, 6, 9, 10, 10]
-    assert outcome.done is False
-
-
-def test_no_sleep_runs_past_the_deadline_and_a_last_read_happens_at_it():
-    clock = clock_from_zero()
-    read_times = []
-
-    def read():
-        read_times.append(clock.now)
-        return clock.now
-
-    outcome = poll_until(clock, read, lambda value: False, timeout=12, poll_interval=5, ceiling=30)
-    assert clock.sleeps == [5, 7]  # 5 + 7.5 would pass 12: the second sleep is cut short
-    assert read_times[-1] == 12
-    assert clock.now == 12
-    assert outcome.reads == len(read_times)
-
-
-def test_stops_at_the_first_read_that_is_done():
-    clock = clock_from_zero()
-    values = iter([1, 2, 3, 4])
-    outcome = poll_until(clock, lambda: next(values), lambda value: value == 3, timeout=100, poll_interval=1, ceiling=1)
-    assert (outcome.last, outcome.done, outcome.reads) == (3, True, 3)
-    assert clock.now == 3
-
-
-def test_first_read_comes_after_one_interval():
-    clock = clock_from_zero()
-    read_times = []
-    poll_until(clock, lambda: read_times.append(clock.now), lambda value: True, timeout=10, poll_interval=2, ceiling=2)
-    assert read_times == [2]
-
-
-def test_zero_timeout_reads_once_without_sleeping():
-    clock = clock_from_zero()
-    outcome = poll_until(clock, lambda: "v", lambda value: False, timeout=0, poll_interval=5, ceiling=5)
-    assert (outcome.reads, clock.sleeps) == (1, [])
-
-
-def test_read_errors_propagate():
-    clock = clock_from_zero()
-
-    def read():
-        raise RuntimeError("boom")
-
-    with pytest.raises(RuntimeError):
-        poll_until(clock, read, lambda value: True, timeout=10, poll_interval=1, ceiling=1)
 
 
 # -- shared status reads --------------------------------------------------------------------
@@ -327,7 +258,7 @@ def test_a_snapshot_of_another_panel_is_ignored(tmp_path):
 
 
 def test_a_list_read_claimed_elsewhere_is_waited_for_then_taken_over(tmp_path, monkeypatch):
-    monkeypatch.setattr(polling, "LIST_READ_WAIT_SECONDS", 5.0)
+    monkeypatch.setattr(shared_reads_module, "LIST_READ_WAIT_SECONDS", 5.0)
     clock, client, tasks = three_forks(tmp_path, now=0.0, others_due=1.0)
     # Another process claimed the list read of 1.0 and never finishes it (it hangs).
     tasks[1].files.update(

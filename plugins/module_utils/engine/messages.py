@@ -5,7 +5,7 @@
 
 Plain functions of what happened, so that one server and many are told the same thing in the
 same words.  The ledger's own sentences (an entry that stands, a restart within min_uptime)
-are rules/open_entries.py's.
+are engine/ledger_messages.py's.
 """
 
 from __future__ import annotations
@@ -67,6 +67,28 @@ def busy(request, server, drained, read_failure=None, check_mode=False):
     return reason
 
 
+def busy_refused(reason, action):
+    """on_busy=fail: the busy ``reason`` ends the task."""
+    return "%s Not sending the %s (on_busy=fail)." % (reason, action)
+
+
+def drain_read_failed(label, error):
+    return "Reading %s while players left failed: %s" % (label, explain(error))
+
+
+def not_listed(error):
+    """A server of ``ids`` neither the list nor its own GET found."""
+    return "%s The panel does not list it either." % explain(error)
+
+
+def stopped_before(error):
+    """A server the task did not come to, because ``error`` stopped the sending."""
+    return "Not sent: the task stopped before it came to this server, because %s" % explain(error)
+
+
+CONFIRM_NEEDS_LEDGER = "confirm_only needs the ledger, which records what earlier tasks queued."
+
+
 def timed_out(action, label, timeout, last_status, convergence, remembered):
     """A wait ran out on a queued ``action``; ``remembered``: whether the ledger keeps it for a re-run."""
     if remembered:
@@ -122,3 +144,8 @@ def lost_and_unchanged(action, label, error, last_status):
         answer_lost(action, label, error),
         last_status,
     )
+
+
+def confirm_timed_out(timed_out_message):
+    """confirm_only's wait ran out: worded like the wait of the task that queued it, which this task took over."""
+    return "%s Nothing new was sent (confirm_only)." % timed_out_message

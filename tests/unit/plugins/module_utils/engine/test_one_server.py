@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.one_server import ControlFailed, run_control
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import Convergence, TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
     PanelAmbiguousError,
@@ -34,7 +35,7 @@ RESULT_KEYS = {
 
 
 def run(client, state, check_mode=False, diff=False, **options):
-    return run_control(client, request(state, **options), check_mode=check_mode, diff=diff)
+    return run_one_server(client, request(state, **options), check_mode=check_mode, diff=diff)
 
 
 def fail(client, state, **options):
@@ -728,7 +729,7 @@ def test_wait_reads_go_through_shared_reads_never_older_than_the_post():
     client = FakeClient()
     client.agent_applies_after(10, (0, {"uptime_seconds": 0}))
     reads = RecordingStatusReads(client)
-    result = run_control(client, request("restarted"), status_reads=reads)
+    result = run_one_server(client, request("restarted"), status_reads=reads)
     assert result["converged"] is True
     post_answered = client.clock.time() - (client.clock.now - client.posts[0][0])
     assert reads.asked[0] == pytest.approx(post_answered)
@@ -739,8 +740,8 @@ def test_wait_reads_go_through_shared_reads_never_older_than_the_post():
 def test_check_mode_and_no_wait_make_no_shared_reads():
     client = FakeClient()
     reads = RecordingStatusReads(client)
-    run_control(client, request("restarted"), check_mode=True, status_reads=reads)
-    run_control(client, request("restarted", wait=False), status_reads=reads)
+    run_one_server(client, request("restarted"), check_mode=True, status_reads=reads)
+    run_one_server(client, request("restarted", wait=False), status_reads=reads)
     assert reads.asked == []
 
 

@@ -1,0 +1,125 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""PRIVATE: the follow-up of a task with ``ids``: the reads after the sending, until no server needs one.
+
+Once every page is read and acted on (engine/many_servers.py), two kinds of servers still need reads:
+those whose players are draining (each read decides again, and sends when the players left) and
+those whose outcome the task waits for (each read is judged by the server's Convergence).  They
+are read in passes over only the pages that hold them (engine/pages.py), with a GET for a server
+gone from its page.
+
+The schedule: the first pass one ``poll_interval`` after the last answer; each gap after that
+half as long again, up to FOLLOW_UP_CEILING, so agents slower than the first reads cost a few
+passes and not one per poll_interval; and never closer than ``pass_interval`` allows, so the
+passes take no more than their share of the token's minute.
+
+This file only schedules and reads: each read, or its failure, goes to the engine (engine/run.py:
+``observe``, ``unread``), which judges it.  A server sent early in a long run is judged on what a
+read shows, not on when its turn to be read came; a read that could not tell (Convergence.undecided)
+is made again UNDECIDED_RECHECK_SECONDS later.
+"""
+
+from __future__ import annotations
+
+import collections
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import pass_interval
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.polling import BACKOFF_FACTOR
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server import FOLLOWED_UP, WAITING
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import UNDECIDED_RECHECK_SECONDS
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
+
+# The longest gap between two follow-up passes: how late, at most, a slow agent's outcome is seen.
+FOLLOW_UP_CEILING = 15.0
+
+
+class PagePasses(object):
+    """The follow-up passes of one task: ``pages`` (PageReads) read for ``run`` (ControlRun), which judges each read."""
+
+    def __init__(self, pages, run):
+        self.pages = pages
+        self.engine = run
+        self.request = run.request
+        self.clock = run.clock
+
+    def follow_up(self):
+        """Passes over the pages of the servers still draining or waiting, until none is."""
+        last_pass, last_cost = None, 0
+        interval = self.request.poll_interval
+        ceiling = max(self.request.poll_interval, FOLLOW_UP_CEILING)
+        while True:
+            active = self.engine.still(FOLLOWED_UP)
+            if not active:
+                return
+            if last_pass is None:
+                # the first pass comes when the last answer is a poll_interval old: every server sent
+                # before has had longer, and one pass over their pages judges them all
+                due = max(server.not_before for server in active) + interval
+            else:
+                due = min(self.due(server, interval) for server in active)
+                due = max(due, last_pass + pass_interval(last_cost, self.request.rate_limit, 0))
+            now = self.clock.time()
+            if due > now:
+                self.clock.sleep(due - now)
+            now = self.clock.time()
+            ready = [server for server in active if self.due(server, interval) <= now + 0.001]
+            last_pass, last_cost = now, self.read_pass(ready or active, active)
+            interval = min(interval * BACKOFF_FACTOR, ceiling)
+
+    @staticmethod
+    def due(server, interval):
+        """When ``server`` is next to be read: ``interval`` after its latest read (or answer), sooner after one that could not tell."""
+        if server.recheck:
+            return server.not_before + UNDECIDED_RECHECK_SECONDS
+        return server.not_before + interval
+
+    def read_pass(self, due, active):
+        """One read of each server ``due`` (by their pages); returns the requests it cost.
+
+        A page read for servers due also settles any other ``active`` server on it whose outcome
+        it shows.  It does not judge them otherwise: a read too soon after an answer would call an
+        agent late that has had no time yet (they keep their own schedule).
+        """
+        reads, run = self.pages, self.engine
+        by_page = collections.OrderedDict()
+        alone = []
+        due_ids = set(server.id for server in due)
+        for server in due:
+            index = reads.page_of.get(server.id)
+            if index is None:
+                alone.append(server)
+            else:
+                by_page.setdefault(index, [])
+        for server in active:
+            if reads.page_of.get(server.id) in by_page:
+                by_page[reads.page_of[server.id]].append(server)
+        cost = 0
+        for index, on_page in by_page.items():
+            cost += 1
+            try:
+                fresh = reads.read_again([index])
+            except PanelError as error:
+                for server in on_page:
+                    if server.id in due_ids:
+                        run.unread(server, error)
+                continue
+            alone.extend(server for server in on_page if server.id not in fresh and server.id in due_ids)
+            for server in on_page:
+                read = fresh.get(server.id)
+                if read is None or server.stage not in FOLLOWED_UP:
+                    continue
+                if server.id in due_ids:
+                    run.observe(server, read)
+                elif server.stage == WAITING and server.convergence.observe(read.server, read.started):
+                    server.take(read)
+                    run.converged(server)
+        for server in alone:
+            cost += 1
+            try:
+                read = reads.read_one(server.id)
+            except PanelError as error:
+                run.unread(server, error)
+                continue
+            run.observe(server, read)
+        return cost
