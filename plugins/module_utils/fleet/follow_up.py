@@ -12,7 +12,12 @@ gone from its page.
 The schedule: the first pass one ``poll_interval`` after the last answer; each gap after that
 half as long again, up to FOLLOW_UP_CEILING, so agents slower than the first reads cost a few
 passes and not one per poll_interval; and never closer than ``pass_interval`` allows, so the
-passes take no more than their share of the token's minute.
+passes take no more than their share of the token's minute.  Once outcomes arrive (a pass
+confirmed a server less than a ``poll_interval`` ago), the agents are at work and the servers
+left are likely a read away: the passes then come at the pace ``pass_interval`` allows, at
+most one an ARRIVING_PASS_SECONDS, so the last outcome is seen within about that and not a
+backed-off gap later.  A server whose agent never acts costs at most a ``poll_interval`` of
+such passes after the last outcome, then the backoff goes on.
 
 A wait ends on a read that shows the outcome, or on a read started after the server's deadline
 that still does not: a server sent early in a long run is judged on what a read shows, not on
@@ -41,6 +46,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.control.polling im
 
 # The longest gap between two follow-up passes: how late, at most, a slow agent's outcome is seen.
 FOLLOW_UP_CEILING = 15.0
+# The shortest gap between two passes while outcomes arrive: how late, at most, the last one is seen.
+ARRIVING_PASS_SECONDS = 1.0
 
 
 class FollowUp(object):
@@ -50,6 +57,8 @@ class FollowUp(object):
         self.control = control
         self.request = control.request
         self.clock = control.clock
+        self.last_outcome = None  # when a pass last confirmed a server
+        self.seen = set()  # ids of the servers a pass has read (their first gap is behind them)
 
     def run(self):
         """Passes over the pages of the servers still draining or waiting, until none is."""
@@ -60,20 +69,38 @@ class FollowUp(object):
             active = [server for server in self.control.servers.values() if server.stage in FOLLOWED_UP]
             if not active:
                 return
+            quick = set()
             if last_pass is None:
                 # the first pass comes when the last answer is a poll_interval old: every server sent
                 # before has had longer, and one pass over their pages judges them all
                 due = max(server.not_before for server in active) + interval
             else:
                 due = min(self.due(server, interval) for server in active)
+                quick = self.read_quickly(active, last_pass)
+                if quick:
+                    due = min(due, last_pass + ARRIVING_PASS_SECONDS)
                 due = max(due, last_pass + pass_interval(last_cost, self.request.rate_limit, 0))
             now = self.clock.time()
             if due > now:
                 self.clock.sleep(due - now)
             now = self.clock.time()
-            ready = [server for server in active if self.due(server, interval) <= now + 0.001]
+            ready = [server for server in active if self.due(server, interval) <= now + 0.001 or server.id in quick]
             last_pass, last_cost = now, self.read_pass(ready or active, active)
-            interval = min(interval * BACKOFF_FACTOR, ceiling)
+            if not quick:  # the backoff goes on where it was once outcomes stop arriving
+                interval = min(interval * BACKOFF_FACTOR, ceiling)
+
+    def read_quickly(self, active, last_pass):
+        """The ids of the servers of ``active`` to read at the arriving pace: read once already, while outcomes arrive.
+
+        Only servers waiting for an outcome (players draining keep their own pace), and not one still
+        in its first gap (its agent has had no time yet), nor one read again after a read that could
+        not tell (that read waits for the uptime to move on).
+        """
+        if self.last_outcome is None or last_pass - self.last_outcome >= self.request.poll_interval:
+            return set()
+        return set(
+            server.id for server in active if server.stage == WAITING and server.id in self.seen and not server.recheck
+        )
 
     @staticmethod
     def due(server, interval):
@@ -148,6 +175,7 @@ class FollowUp(object):
 
     def observe(self, server, read):
         server.read_failure = None
+        self.seen.add(server.id)
         if server.stage == DRAINING:
             self.decide_again(server, read)
             return
@@ -171,6 +199,7 @@ class FollowUp(object):
 
     def converged(self, server):
         ledger = self.control.ledger
+        self.last_outcome = self.clock.time()
         server.converged = True if self.request.wait else None
         if server.entry is not None:
             self.control.mark(server, DONE)
