@@ -53,8 +53,9 @@ ARRIVING_PASS_SECONDS = 1.0
 class FollowUp(object):
     """The follow-up passes of one FleetControl run (``control``: its servers, reads, decisions and sends)."""
 
-    def __init__(self, control):
+    def __init__(self, control, servers=None):
         self.control = control
+        self.servers = servers  # None: every server of the task (a canary's follow-up: its servers only)
         self.request = control.request
         self.clock = control.clock
         self.last_outcome = None  # when a pass last confirmed a server
@@ -66,7 +67,8 @@ class FollowUp(object):
         interval = self.request.poll_interval
         ceiling = max(self.request.poll_interval, FOLLOW_UP_CEILING)
         while True:
-            active = [server for server in self.control.servers.values() if server.stage in FOLLOWED_UP]
+            servers = self.control.servers.values() if self.servers is None else self.servers
+            active = [server for server in servers if server.stage in FOLLOWED_UP]
             if not active:
                 return
             quick = set()

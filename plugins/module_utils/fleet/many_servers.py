@@ -11,6 +11,8 @@ The run, as a reader should find it in ``run``:
    seconds old, and the fleet is read once, whatever its size.  Should sending a page take longer
    than ``max_read_age`` (a slow plan, another consumer of the token), the page is read again
    before the next action, and its servers decided again on that read.
+   With a ``canary`` (fleet/canary.py), the actions are held until every server is decided;
+   the canary is then sent and confirmed alone, and the rest sent only when it came back.
 2. **Follow up** (fleet/follow_up.py).  Servers whose players are draining, and actions whose
    outcome the task waits for, are read again by passes over only the pages that hold them.
 3. **Answer** (fleet/result.py).  One line per id (fleet/server_state.py), summary counts, and a
@@ -39,6 +41,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
     PanelNotFoundError,
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.fleet.result import failure_message, fleet_result
+from ansible_collections.gamepanel.panel.plugins.module_utils.fleet.canary import Canary
 from ansible_collections.gamepanel.panel.plugins.module_utils.fleet.follow_up import FollowUp
 from ansible_collections.gamepanel.panel.plugins.module_utils.fleet.reads import FleetReads
 from ansible_collections.gamepanel.panel.plugins.module_utils.fleet.server_state import (
@@ -69,6 +72,7 @@ class FleetControl(object):
         self.unreadable = {}  # server id -> the damage mark covering it
         self.stopped = None  # the PanelError that stopped the sending, if one did
         self.started_at = self.clock.monotonic()
+        self.canary = Canary(self, request.canary)
 
     # -- the run -------------------------------------------------------------------------------
 
@@ -80,9 +84,10 @@ class FleetControl(object):
         try:
             for index, reads in self.reads.stream():  # 1. read and act, page by page
                 self.act_on(index, reads)
-                if not any(server.stage == UNREAD for server in self.servers.values()):
+                if all(server.read is not None for server in self.servers.values()):
                     break  # every server of the task is read: the rest of the fleet is not needed
             self.act_on_unlisted()
+            self.canary.release()
         except FleetStopped as stop:
             self.stop(stop.error)
         except PanelError as error:
@@ -107,7 +112,7 @@ class FleetControl(object):
 
     def act_on_unlisted(self):
         """Servers the list did not show: a GET of each (a server that is not found fails)."""
-        for server in [server for server in self.servers.values() if server.stage == UNREAD]:
+        for server in [server for server in self.servers.values() if server.read is None and server.stage == UNREAD]:
             try:
                 read = self.reads.read_one(server.id)
             except PanelNotFoundError as error:
@@ -199,6 +204,8 @@ class FleetControl(object):
 
     def send_all(self, servers, index):
         """Send the planned action of each of ``servers`` (all read on page ``index``), keeping reads younger than max_read_age."""
+        if self.canary.hold(servers):
+            return
         for position, server in enumerate(servers):
             if server.stage != UNREAD or server.action is None:
                 continue  # decided otherwise on a fresher read
@@ -277,9 +284,11 @@ class FleetControl(object):
     def answer(self):
         lines = [server.as_result(self.request, self.diff) for server in self.servers.values()]
         result = fleet_result(lines, self.diff, self.clock.monotonic() - self.started_at, self.client.stats)
+        result["canary"] = self.canary.view()
         failed = [line for line in lines if line["failed"]]
         if failed:
-            raise ControlFailed(failure_message(failed, len(lines)), result, self.stopped)
+            canary = " " + result["canary"]["msg"] if self.canary.came_back is False else ""
+            raise ControlFailed(failure_message(failed, len(lines)) + canary, result, self.stopped)
         return result
 
 
