@@ -8,7 +8,9 @@
    next page is read.  Every action so rests on a read of its server a few seconds old, and the
    fleet is read once, whatever its size.  Should sending a page take longer than
    ``max_read_age`` (a slow plan, another consumer of the token), the page is read again before
-   the next action, and its servers decided again on that read.
+   the next action, and its servers decided again on that read.  With a ``canary``
+   (engine/canary.py), the actions are held until every server is decided; the canary is then
+   sent and confirmed alone, and the rest sent only when it came back.
 2. **Follow up** (engine/page_passes.py): servers whose players are draining, and actions whose
    outcome the task waits for, are read again by passes over only the pages that hold them.
 3. **Answer** (engine/result.py): one line per id, summary counts, and a failure naming the
@@ -23,6 +25,7 @@ followed up.
 from __future__ import annotations
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.canary import Canary
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.page_passes import PagePasses
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import PageReads
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import (
@@ -44,18 +47,25 @@ def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=F
         raise ControlFailed(" ".join(problems), many_servers_result([], diff, 0.0, client.stats))
     run.add(ids)
     pages = PageReads(client)
+    canary = Canary(
+        run,
+        request.canary,
+        send=lambda servers: send_all(run, pages, servers),
+        follow_up=lambda servers: PagePasses(pages, run, servers).follow_up(),
+    )
     try:
-        for index, reads in pages.stream():  # 1. read and act, page by page
-            decide_and_send(run, pages, [read for read in reads if read.server["id"] in run.servers])
-            if not run.still((UNREAD,)):
+        for _page, reads in pages.stream():  # 1. read and act, page by page
+            decide_and_send(run, pages, [read for read in reads if read.server["id"] in run.servers], canary)
+            if all(server.read is not None for server in run.servers.values()):
                 break  # every server of the task is read: the rest of the fleet is not needed
-        for server in run.still((UNREAD,)):  # servers the list did not show: a GET of each
-            try:
+        for server in [server for server in run.still((UNREAD,)) if server.read is None]:
+            try:  # servers the list did not show: a GET of each
                 read = pages.read_one(server.id)
             except PanelNotFoundError as error:
                 server.fail(say.not_listed(error), error)
                 continue
-            decide_and_send(run, pages, [read])
+            decide_and_send(run, pages, [read], canary)
+        canary.release()
     except TaskStopped as stop:
         run.stop(stop.error)
     except PanelError as error:
@@ -64,18 +74,26 @@ def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=F
     run.settle_last_reads()
     lines = [server.as_line(request, diff) for server in run.servers.values()]  # 3.
     result = many_servers_result(lines, diff, run.elapsed(), client.stats)
+    result["canary"] = canary.view()
     failed = [line for line in lines if line["failed"]]
     if failed:
-        raise ControlFailed(failure_message(failed, len(lines)), result, run.stopped)
+        stayed = " " + result["canary"]["msg"] if canary.came_back is False else ""
+        raise ControlFailed(failure_message(failed, len(lines)) + stayed, result, run.stopped)
     return result
 
 
-def decide_and_send(run, pages, reads):
-    """Decide the servers of ``reads`` (read together) and send their actions, keeping reads younger than max_read_age."""
+def decide_and_send(run, pages, reads, canary):
+    """Decide the servers of ``reads`` (read together) and send their actions, unless the canary holds them."""
     servers = [run.servers[read.server["id"]] for read in reads]
     for server, read in zip(servers, reads):
         run.decide(server, read)
     planned = [server for server in servers if server.stage == UNREAD and server.action is not None]
+    if not canary.hold(planned):
+        send_all(run, pages, planned)
+
+
+def send_all(run, pages, planned):
+    """Send the planned actions of ``planned``, keeping the reads they rest on younger than max_read_age."""
     for position, server in enumerate(planned):
         if server.stage != UNREAD or server.action is None:
             continue  # decided otherwise on a fresher read

@@ -12,7 +12,12 @@ gone from its page.
 The schedule: the first pass one ``poll_interval`` after the last answer; each gap after that
 half as long again, up to FOLLOW_UP_CEILING, so agents slower than the first reads cost a few
 passes and not one per poll_interval; and never closer than ``pass_interval`` allows, so the
-passes take no more than their share of the token's minute.
+passes take no more than their share of the token's minute.  Once outcomes arrive (a pass
+confirmed a server less than a ``poll_interval`` ago), the agents are at work and the servers
+left are likely a read away: the passes then come at the pace ``pass_interval`` allows, at
+most one an ARRIVING_PASS_SECONDS, so the last outcome is seen within about that and not a
+backed-off gap later.  A server whose agent never acts costs at most a ``poll_interval`` of
+such passes after the last outcome, then the backoff goes on.
 
 This file only schedules and reads: each read, or its failure, goes to the engine (engine/run.py:
 ``observe``, ``unread``), which judges it.  A server sent early in a long run is judged on what a
@@ -32,16 +37,21 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
 
 # The longest gap between two follow-up passes: how late, at most, a slow agent's outcome is seen.
 FOLLOW_UP_CEILING = 15.0
+# The shortest gap between two passes while outcomes arrive: how late, at most, the last one is seen.
+ARRIVING_PASS_SECONDS = 1.0
 
 
 class PagePasses(object):
     """The follow-up passes of one task: ``pages`` (PageReads) read for ``run`` (ControlRun), which judges each read."""
 
-    def __init__(self, pages, run):
+    def __init__(self, pages, run, servers=None):
         self.pages = pages
         self.engine = run
+        self.servers = servers  # None: every server of the task (a canary's follow-up: its servers only)
         self.request = run.request
         self.clock = run.clock
+        self.seen = set()  # ids of the servers a pass has read (their first gap is behind them)
+        self.started = self.clock.time()  # outcomes seen before (a canary's) do not pace these passes
 
     def follow_up(self):
         """Passes over the pages of the servers still draining or waiting, until none is."""
@@ -49,23 +59,47 @@ class PagePasses(object):
         interval = self.request.poll_interval
         ceiling = max(self.request.poll_interval, FOLLOW_UP_CEILING)
         while True:
-            active = self.engine.still(FOLLOWED_UP)
+            servers = self.engine.servers.values() if self.servers is None else self.servers
+            active = [server for server in servers if server.stage in FOLLOWED_UP]
             if not active:
                 return
+            quick = set()
             if last_pass is None:
                 # the first pass comes when the last answer is a poll_interval old: every server sent
                 # before has had longer, and one pass over their pages judges them all
                 due = max(server.not_before for server in active) + interval
             else:
                 due = min(self.due(server, interval) for server in active)
+                quick = self.read_quickly(active, last_pass)
+                if quick:
+                    due = min(due, last_pass + ARRIVING_PASS_SECONDS)
                 due = max(due, last_pass + pass_interval(last_cost, self.request.rate_limit, 0))
             now = self.clock.time()
             if due > now:
                 self.clock.sleep(due - now)
             now = self.clock.time()
-            ready = [server for server in active if self.due(server, interval) <= now + 0.001]
+            ready = [server for server in active if self.due(server, interval) <= now + 0.001 or server.id in quick]
             last_pass, last_cost = now, self.read_pass(ready or active, active)
-            interval = min(interval * BACKOFF_FACTOR, ceiling)
+            if not quick:  # the backoff goes on where it was once outcomes stop arriving
+                interval = min(interval * BACKOFF_FACTOR, ceiling)
+
+    def read_quickly(self, active, last_pass):
+        """The ids of the servers of ``active`` to read at the arriving pace: read once already, while outcomes arrive.
+
+        Only servers waiting for an outcome (players draining keep their own pace), and not one still
+        in its first gap (its agent has had no time yet), nor one read again after a read that could
+        not tell (that read waits for the uptime to move on).
+        """
+        last_outcome = self.engine.last_outcome
+        if (
+            last_outcome is None
+            or last_outcome < self.started
+            or last_pass - last_outcome >= self.request.poll_interval
+        ):
+            return set()
+        return set(
+            server.id for server in active if server.stage == WAITING and server.id in self.seen and not server.recheck
+        )
 
     @staticmethod
     def due(server, interval):
@@ -110,6 +144,7 @@ class PagePasses(object):
                 if read is None or server.stage not in FOLLOWED_UP:
                     continue
                 if server.id in due_ids:
+                    self.seen.add(server.id)
                     run.observe(server, read)
                 elif server.stage == WAITING and server.convergence.observe(read.server, read.started):
                     server.take(read)
@@ -121,5 +156,6 @@ class PagePasses(object):
             except PanelError as error:
                 run.unread(server, error)
                 continue
+            self.seen.add(server.id)
             run.observe(server, read)
         return cost

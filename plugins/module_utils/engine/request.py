@@ -23,6 +23,7 @@ DEFAULTS = {
     "ignore_pending": False,
     "confirm_only": False,
     "max_read_age": 30,
+    "canary": 0,
 }
 
 # The task parameters ControlRequest.from_params copies under their own name.
@@ -39,6 +40,7 @@ _REQUEST_OPTIONS = (
     "ignore_pending",
     "confirm_only",
     "max_read_age",
+    "canary",
     "api_variant",
     "rate_limit",
 )
@@ -64,6 +66,7 @@ class ControlRequest:
         ignore_pending=DEFAULTS["ignore_pending"],
         confirm_only=DEFAULTS["confirm_only"],
         max_read_age=DEFAULTS["max_read_age"],
+        canary=DEFAULTS["canary"],
         api_variant="live",
         rate_limit=120,
         ids=None,
@@ -87,6 +90,8 @@ class ControlRequest:
         self.confirm_only = confirm_only
         # ids: the oldest read (seconds) an action may rest on; older, the server is read again first.
         self.max_read_age = max_read_age
+        # ids: how many servers are sent alone and confirmed before any other is sent (engine/canary.py).
+        self.canary = canary
         # The servers of a many-servers task (None: one server, by server_id or name).
         self.ids = None if ids is None else tuple(ids)
         self.api_variant = api_variant
@@ -127,6 +132,12 @@ class ControlRequest:
             found.append(
                 "confirm_only works on one server (id or name); with ids the task confirms what it sends (wait)."
             )
+        if self.canary and self.ids is None:
+            found.append("canary works with ids: the first servers of ids the task acts on are sent first.")
+        if self.canary and not self.wait:
+            found.append("canary needs wait: true: the canary is confirmed before anything else is sent.")
+        if self.canary is not None and self.canary < 0:
+            found.append("canary must not be negative.")
         if self.ids is not None and any(not str(server_id).strip() for server_id in self.ids):
             found.append("ids must not hold an empty id.")
         if self.confirm_only and self.ignore_pending:

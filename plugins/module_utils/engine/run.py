@@ -62,6 +62,7 @@ class ControlRun(object):
         self.entries = {}  # server id -> its ledger entries (read once, then kept up to date by this task)
         self.unreadable = {}  # server id -> the damage mark covering it
         self.stopped = None  # the PanelError that stopped the sending, if one did
+        self.last_outcome = None  # wall time a read last showed an outcome (paces the follow-up)
         self.started_at = self.clock.monotonic()
 
     def problems(self):
@@ -261,6 +262,7 @@ class ControlRun(object):
         self.decide_again(server, server.read)
 
     def converged(self, server):
+        self.last_outcome = self.clock.time()
         server.converged = True if self.request.wait else None
         if server.entry is not None:
             self.mark(server, DONE)

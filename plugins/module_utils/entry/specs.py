@@ -76,6 +76,7 @@ def _server_control_spec():
         ignore_pending=dict(type="bool", default=CONTROL_DEFAULTS["ignore_pending"]),
         confirm_only=dict(type="bool", default=CONTROL_DEFAULTS["confirm_only"]),
         max_read_age=dict(type="float", default=CONTROL_DEFAULTS["max_read_age"]),
+        canary=dict(type="int", default=CONTROL_DEFAULTS["canary"]),
     )
     return TaskSpec(spec, mutually_exclusive=[("id", "name", "ids")], required_one_of=[("id", "name", "ids")])
 

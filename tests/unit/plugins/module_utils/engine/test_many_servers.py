@@ -230,11 +230,39 @@ def test_the_confirming_reads_cover_only_pages_still_waited_for():
     client.on_post = lambda server_id, action: client.live_uptime(server_id, restart_at=delays[server_id], horizon=60)
     run(client)
     pages_read = [when for when, what, unused_id in client.log if what == "LIST"]
-    # 2 pages to act, 2 pages in the first pass, then only the second page until srv-03 shows
-    assert len(pages_read) == 2 + 2 + 2
-    # the passes back off: one poll_interval after the last answer, then each gap half again as long
     last_answer = client.posts[-1][0]
-    assert [round(when - last_answer, 2) for when in pages_read[2:]] == [5.0, 5.0, 12.5, 23.75]
+    # 2 pages to act, 2 pages in the first pass (it shows three restarts), then only the second
+    # page until srv-03 shows: at the arriving pace for a poll_interval after those outcomes
+    # (no closer than the two pages' share of the rate allows, then one a second), then backing off
+    assert [round(when - last_answer, 2) for when in pages_read[2:]] == [5.0, 5.0, 7.0, 8.0, 9.0, 10.0, 17.5, 28.75]
+
+
+def test_outcomes_arriving_are_followed_at_the_pace_the_rate_allows_so_the_last_is_seen_at_once():
+    client = fleet(8)
+    # agents that take 6 to 20 s (2 s apart): the first pass, 5 s after the last answer, sees none
+    client.on_post = lambda server_id, action: client.live_uptime(
+        server_id, restart_at=6 + 2 * int(server_id[4:]), horizon=30
+    )
+    result = run(client, rate_limit=600)
+    assert result["summary"]["converged"] == 8
+    pages_read = [round(when - client.posts[-1][0], 2) for when, what, unused_id in client.log if what == "LIST"][1:]
+    # backing off until the first outcomes show (at 12.5 s), then a pass a second until the last
+    # (20 s after its POST), where the backoff alone would have read next at 23.75 s
+    assert pages_read == [5.0, 12.5, 13.5, 14.5, 15.5, 16.5, 17.5, 18.5, 19.5, 20.5]
+
+
+def test_a_server_whose_agent_never_acts_costs_a_poll_interval_of_quick_passes_then_the_backoff():
+    client = fleet(2)
+    # srv-00 restarts 3 s after its POST; srv-01's agent never takes its restart (its uptime runs on)
+    client.on_post = lambda server_id, action: client.live_uptime(
+        server_id, restart_at=3 if server_id == "srv-00" else None, horizon=200
+    )
+    with pytest.raises(ControlFailed) as failure:
+        run(client, rate_limit=600, wait_timeout=60)
+    assert failure.value.message.startswith("1 of 2 servers failed: srv-01: ")
+    pages_read = [round(when - client.posts[-1][0], 2) for when, what, unused_id in client.log if what == "LIST"][1:]
+    # srv-00 shows at 5 s; srv-01 is read a second apart for a poll_interval, then the backoff goes on
+    assert pages_read[:8] == [5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 17.5, 28.75]
 
 
 def test_answers_spread_over_time_are_confirmed_by_one_pass_after_the_last():
