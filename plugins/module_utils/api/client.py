@@ -426,7 +426,7 @@ class PanelClient(object):
             raise errors.PanelApiError(
                 "The panel's answer to %s is not a server: an object with keys %s. "
                 "This does not look like the panel's API. %s"
-                % (what, _keys(raw), errors.check_base_url(self._base_url_hint)),
+                % (what, _keys(raw), errors.base_url_advice(self._base_url_hint)),
                 server_id=server_id,
             )
         server = _normalize(raw, what)
@@ -544,7 +544,7 @@ class PanelClient(object):
                 raise errors.PanelApiError(
                     "The panel answered %s with an empty body (HTTP %s); JSON was expected. "
                     "This does not look like the panel's API. %s"
-                    % (what, response.status_code, errors.check_base_url(self._base_url_hint)),
+                    % (what, response.status_code, errors.base_url_advice(self._base_url_hint)),
                     status=response.status_code,
                 )
             return None
@@ -558,7 +558,7 @@ class PanelClient(object):
                     response.status_code,
                     errors.excerpt(response.headers.get("Content-Type", "not given")),
                     errors.excerpt(response.content),
-                    errors.check_base_url(self._base_url_hint),
+                    errors.base_url_advice(self._base_url_hint),
                 ),
                 status=response.status_code,
             )
@@ -601,7 +601,7 @@ def _server_list(body, what):
             return lists[0]
     raise errors.PanelApiError(
         "The panel's answer to %s holds no list of servers (got %s). This does not look "
-        "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url())
+        "like the panel's API. %s" % (what, _describe_shape(body), errors.base_url_advice())
     )
 
 
@@ -615,7 +615,7 @@ def _server_object(body, what):
         return body
     raise errors.PanelApiError(
         "The panel's answer to %s is not a server object (got %s). This does not look "
-        "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url())
+        "like the panel's API. %s" % (what, _describe_shape(body), errors.base_url_advice())
     )
 
 
