@@ -35,10 +35,8 @@ from __future__ import annotations
 
 import time
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import is_open, public_view
-
-ONLINE = "online"
-DEFAULT_STOPPED_STATUSES = ("offline", "stopped")
 
 ADDED = "added"
 REMOVED = "removed"

@@ -19,10 +19,10 @@ import datetime
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_control_plan import control_plan
 
 RESTARTED, STARTED, UNCHANGED, SKIPPED, FAILED = "restarted", "started", "unchanged", "skipped", "failed"
-STOPPED_STATUSES = ["offline", "stopped"]
 NOT_LISTED = "the panel no longer lists this server: left alone"
 
 
@@ -98,7 +98,7 @@ def _plan_rolling_restart(job, server, settings, inventory_status, window):
     max_players = _none(settings.get("max_players"))
     drain, on_busy = _number(settings.get("drain_timeout") or 0), settings.get("on_busy") or "skip"
     min_uptime = settings.get("min_uptime")
-    if inventory_status != "online":
+    if inventory_status != ONLINE:
         return _left_alone(
             SKIPPED, "status %s when the inventory was read: not online, left alone" % (inventory_status or "unknown")
         )
@@ -109,7 +109,7 @@ def _plan_rolling_restart(job, server, settings, inventory_status, window):
     decision = control_plan(
         server,
         "restarted",
-        only_if_status=["online"],
+        only_if_status=[ONLINE],
         min_uptime=min_uptime,
         max_players=max_players if drain == 0 and on_busy == "skip" else None,
     )
@@ -124,7 +124,7 @@ def _plan_rolling_restart(job, server, settings, inventory_status, window):
     # a server stopped since the fleet read is left alone, never started (only_if_status)
     return _acts(
         "restarted",
-        only_if_status=["online"],
+        only_if_status=[ONLINE],
         min_uptime=min_uptime,
         max_players=max_players,
         drain_timeout=drain,
@@ -137,12 +137,12 @@ def _plan_maintenance(job, server, settings, inventory_status, window):
         return _left_alone(SKIPPED, window.get("reason") or "outside maintenance_window: nothing sent")
     if not server:
         return _left_alone(SKIPPED, NOT_LISTED)
-    stopped = list(settings.get("stopped_statuses") or STOPPED_STATUSES)
+    stopped = list(settings.get("stopped_statuses") or DEFAULT_STOPPED_STATUSES)
     restart_after, max_players = settings.get("restart_after"), _none(settings.get("max_players"))
     drain = _number(settings.get("drain_timeout") or 0)
     # online: a restart when due; anything else: a start, which only the stopped statuses may get
-    state = RESTARTED if server.get("status") == "online" else STARTED
-    only_if_status = ["online"] if state == RESTARTED else stopped
+    state = RESTARTED if server.get("status") == ONLINE else STARTED
+    only_if_status = [ONLINE] if state == RESTARTED else stopped
     decision = control_plan(
         server,
         state,
@@ -171,7 +171,7 @@ def _plan_maintenance(job, server, settings, inventory_status, window):
 
 
 def _plan_ensure_online(job, server, settings, inventory_status, window):
-    stopped = list(settings.get("stopped_statuses") or STOPPED_STATUSES)
+    stopped = list(settings.get("stopped_statuses") or DEFAULT_STOPPED_STATUSES)
     decision = control_plan(server, STARTED, only_if_status=stopped)
     if decision["action"] is not None:
         # a server put into maintenance (or any other status) since the fleet read is left alone

@@ -103,6 +103,7 @@ class OneServer(object):
             self.request, self.run.elapsed(), self.client.stats, check_mode=self.run.check_mode, diff=self.run.diff
         )
         if self.server.failed:
+            del result["msg"]  # the failure's message is the task's
             raise ControlFailed(self.server.message, result, self.server.error)
         return result
 

@@ -9,6 +9,9 @@ many-servers engine read them from this module, and sanity checks DOCUMENTATION 
 
 from __future__ import annotations
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import CONNECTION_DEFAULTS
+
 ACTION_FOR_STATE = {"started": "start", "stopped": "stop", "restarted": "restart"}
 
 # The defaults of server_control's own options, written once: its argument spec (entry/specs.py)
@@ -19,7 +22,7 @@ DEFAULTS = {
     "poll_interval": 5.0,
     "drain_timeout": 0,
     "on_busy": "skip",
-    "stopped_statuses": ("offline", "stopped"),
+    "stopped_statuses": DEFAULT_STOPPED_STATUSES,
     "ignore_pending": False,
     "confirm_only": False,
     "max_read_age": 30,
@@ -68,7 +71,7 @@ class ControlRequest:
         max_read_age=DEFAULTS["max_read_age"],
         canary=DEFAULTS["canary"],
         api_variant="live",
-        rate_limit=120,
+        rate_limit=CONNECTION_DEFAULTS["rate_limit"],
         ids=None,
     ):
         self.state = state

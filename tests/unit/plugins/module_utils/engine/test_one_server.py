@@ -575,6 +575,12 @@ def test_ambiguous_post_that_never_shows_fails_without_resending():
     assert len(client.posts) == 1
 
 
+def test_a_failure_says_its_message_once_the_result_holds_no_msg_of_its_own():
+    # the task's failure message is the failure's: a "msg" in the result too would clash with it
+    failure = fail(FakeClient(), "restarted", wait_timeout=30)
+    assert "not yet applied" in failure.message and "msg" not in failure.result
+
+
 def test_ambiguous_post_without_wait_reads_back_once():
     client = FakeClient(server(status="offline", players=0, uptime=0))
     client.post_error = ambiguous()
