@@ -548,8 +548,8 @@ diff:
     after: {status: online}
 """
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import run_task_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL, server_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL, run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_control
 
 
 # Two ways this task runs, one implementation (module_utils/entry/specs.py, server_control):

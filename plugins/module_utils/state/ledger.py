@@ -52,10 +52,6 @@ HORIZON_ENV = "GAMEPANEL_LEDGER_HORIZON"
 LEDGER_KIND = "ledger"
 BUCKETS = 32
 
-# The host fact that carries a host's entries to the next job where jobs share no disk
-# (AWX keeps facts between jobs; so does Ansible's jsonfile fact cache).
-LEDGER_FACT = "gamepanel_ledger"
-
 
 # What a task says when the ledger cannot be kept: the why, then what to do.
 OFF_WARNING = "exactly once across runs is off: %s; %s"

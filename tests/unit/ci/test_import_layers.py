@@ -63,7 +63,7 @@ AGAINST_THE_LAYERS = [
     ("module_utils.state.ledger", "module_utils.engine.one_server"),  # the state on disk reaching up into the engine
     ("module_utils.rules.decision", "module_utils.state.ledger"),  # the pure rules doing I/O
     ("module_utils.rules.open_entries", "module_utils.api.client"),  # the pure rules talking to the panel
-    ("module_utils.entry.runner", "plugin_utils.job_connection"),  # module_utils travels: no controller-only code
+    ("module_utils.entry.connection", "plugin_utils.job_connection"),  # module_utils travels: no controller-only code
 ]
 
 

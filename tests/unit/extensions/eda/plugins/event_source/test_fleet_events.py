@@ -19,7 +19,7 @@ import yaml
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAuthError, PanelTransportError
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import QUEUED
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
 
 SOURCE = "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events"
 TOKEN = "gp-secret-token-value-123"

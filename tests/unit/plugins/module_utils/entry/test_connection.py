@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""entry/runner.py: the shared argument spec, the client from task parameters, failures."""
+"""entry/connection.py: the shared argument spec, and the client from task parameters (its failures)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.gamepanel.panel.plugins.doc_fragments import panel as panel_fragment
 from ansible_collections.gamepanel.panel.plugins.module_utils.api import client as client_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry import runner as module_utils
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry import connection as module_utils
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelNotFoundError
 
@@ -114,22 +114,6 @@ def test_missing_requests_uses_missing_required_lib(monkeypatch):
     with pytest.raises(module_utils.TaskFailed, match="requests"):
         client_from({"api_token": TOKEN, "base_url": "https://p/v1"})
     assert client_module.HAS_REQUESTS is True  # only the module view was patched
-
-
-def test_failure_from_error_adds_status_and_api():
-    class StatsOnly:
-        stats = {"requests": 2, "retries": 1, "waited_seconds": 0.5}
-
-    failure = module_utils.failure_from_error(
-        PanelNotFoundError("Server 'x' was not found.", status=404), client=StatsOnly(), servers=[]
-    )
-    assert failure.msg == "Server 'x' was not found."
-    assert failure.result == {"status": 404, "servers": [], "api": {"requests": 2, "retries": 1, "waited_seconds": 0.5}}
-
-
-def test_failure_from_error_without_client_or_status():
-    failure = module_utils.failure_from_error(ValueError("plain"))
-    assert (failure.msg, failure.result) == ("plain", {"status": None})
 
 
 def test_plain_http_to_another_host_fails_naming_the_option():

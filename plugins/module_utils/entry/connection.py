@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""PRIVATE: what every gamepanel.panel module shares: its connection options, its client, its one failure path.
+"""PRIVATE: the connection options every gamepanel.panel module shares, and the client made from them.
 
 The options are documented once, in the ``gamepanel.panel.panel`` doc fragment;
 keep the two in step.
@@ -9,7 +9,7 @@ keep the two in step.
 
 from __future__ import annotations
 
-from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
+from ansible.module_utils.basic import env_fallback, missing_required_lib
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import (
     CONNECTION_DEFAULTS,
@@ -17,6 +17,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import 
     PanelClient,
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed, failure_from_error
 
 
 def panel_argument_spec():
@@ -43,32 +44,6 @@ def panel_argument_spec():
     )
 
 
-class TaskFailed(Exception):
-    """The task fails with ``msg``; ``result`` holds its other return values."""
-
-    def __init__(self, msg, **result):
-        super(TaskFailed, self).__init__(msg)
-        self.msg = msg
-        self.result = result
-
-
-def failure_from_error(error, client=None, msg=None, **result):
-    """The one shape of every failure: TaskFailed with ``msg`` (``error``'s message by default),
-    ``status`` (None without one) and, given a client, ``api`` stats.
-
-    ``result`` holds any return values the task already has (``changed``, ``server``...).
-    """
-    result["status"] = getattr(error, "status", None)
-    if client is not None:
-        result["api"] = client.stats
-    return TaskFailed(str(error) if msg is None else msg, **result)
-
-
-def fail_task(module, failure):
-    """Fail the module with a TaskFailed, the way the action plugins report one."""
-    module.fail_json(msg=failure.msg, **failure.result)
-
-
 def client_from_params(params):
     """A PanelClient configured from a task's parameters; TaskFailed on bad settings."""
     if not HAS_REQUESTS:
@@ -86,13 +61,3 @@ def client_from_params(params):
         )
     except PanelError as error:
         raise failure_from_error(error) from None
-
-
-def run_task_module(spec, task):
-    """Run a task (a ``tasks`` function) as a module: validate by ``spec``, exit with its result or its failure."""
-    module = AnsibleModule(**spec.module_kwargs())
-    try:
-        result = task(module.params, check_mode=module.check_mode, diff=module._diff)
-    except TaskFailed as failure:
-        fail_task(module, failure)
-    module.exit_json(**result)
