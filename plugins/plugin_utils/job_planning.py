@@ -312,13 +312,19 @@ def _line_result(line, task_result):
     }
 
 
-def outcomes(decided, control=None, check_mode=False):
+def outcomes(decided, control=None, check_mode=False, failure=None):
     """``{host: {"outcome": gamepanel_outcome, "ledger": entries or None}}`` for every host of a batch.
 
     ``control`` is the registered loop of the batch's server_control ``ids`` tasks (one per group);
     a task that failed as a whole (no ``servers``) fails every host of its group with its message.
     ``ledger`` is the host's server's ledger entries when the task returned them, else None.
+    ``failure``: the result of a step of the job that failed (the role's rescue): every host fails with it.
     """
+    if failure is not None:
+        return dict(
+            (host, {"outcome": outcome(plan_of_host, failure, check_mode, failed=True), "ledger": None})
+            for host, plan_of_host in decided.items()
+        )
     lines, whole_failures, ledgers = {}, {}, {}
     for task_result in (control or {}).get("results") or ():
         if not isinstance(task_result, dict) or task_result.get("skipped"):
@@ -425,7 +431,7 @@ def outcome(decided, result=None, check_mode=False, failed=False, confirmed=None
     again (server_control found it open); None otherwise.
     """
     if not isinstance(decided, dict):
-        raise AnsibleFilterError("fleet_outcome expects the plan fleet_plan returned, not %r." % (decided,))
+        raise AnsibleFilterError("fleet_outcomes expects the plans fleet_plans returned, not %r." % (decided,))
     job = job_of(decided.get("job"))
     if failed:
         result = control_result(queued, result, failed=True)
