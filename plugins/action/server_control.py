@@ -27,14 +27,16 @@ class ActionModule(InProcessAction):
     def perform(self, params, check_mode, diff, task_vars):
         # The host's ledger fact, as an earlier job left it (AWX fact storage, a fact cache):
         # a job that shares no disk with the last one still knows what that one queued.
-        carried = host_entries(task_vars)
+        fact_entries = host_entries(task_vars)
         if params.get("ids") is not None:
             # one task for many servers: the facts of every host of the batch (each holds its own server's)
-            carried = batch_entries(task_vars)
+            fact_entries = batch_entries(task_vars)
         # The hosts of the play's batch run this task alongside this one (unless it runs once):
         # its reads can be shared from the start.
-        peers = 1 if self._task.run_once else len(task_vars.get("ansible_play_batch") or [])
-        return server_control(params, check_mode=check_mode, diff=diff, carried=carried, peers=peers)
+        batch_hosts = 1 if self._task.run_once else len(task_vars.get("ansible_play_batch") or [])
+        return server_control(
+            params, check_mode=check_mode, diff=diff, fact_entries=fact_entries, batch_hosts=batch_hosts
+        )
 
     def after_module(self, result, args, task_vars):
         """The executed module's ledger fact holds its server's entries: keep those the host's fact carried for others."""

@@ -239,7 +239,7 @@ class StartBatches(object):
         }
 
 
-class FleetWatch(object):
+class FleetChanges(object):
     """Follows the fleet read after read and says what changed.
 
     ``observe(servers, seen_at, entries)`` takes one successful fleet read (normalised server

@@ -57,7 +57,7 @@ class SharedStatusReads:
     snapshot; the others answer from it.  When no more tasks are due then than the
     list read costs pages, each reads its own server instead.  A lone task never
     waits: it makes its single GET at once.  For the read before queueing, the tasks
-    expected count too (``peers``: how many hosts of the play's batch run the same
+    expected count too (``batch_hosts``: how many hosts of the play's batch run the same
     task), so that the first forks of a batch do not read alone before the others
     have registered; such a task, if nobody joins it after all, waits one gathering.
 
@@ -83,9 +83,9 @@ class SharedStatusReads:
     every read is then the task's own GET, exactly as without this class.
     """
 
-    def __init__(self, client, files, panel, gather=SHORTEST_GATHER, member=None, peers=0):
+    def __init__(self, client, files, panel, gather=SHORTEST_GATHER, member=None, batch_hosts=0):
         self.client = client
-        self.peers = peers
+        self.batch_hosts = batch_hosts
         self.clock = client.clock
         self.files = files
         self.panel = panel  # which panel and variant the snapshot describes (base URL and variant)
@@ -95,14 +95,14 @@ class SharedStatusReads:
         self.registered = False  # whether this task has an entry in the readers file
 
     @classmethod
-    def for_client(cls, client, rate_limit, directory=None, peers=0):
+    def for_client(cls, client, rate_limit, directory=None, batch_hosts=0):
         """The shared reads of ``client``'s token, in the state directory the rate budget uses."""
         return cls(
             client,
             StateFiles(client.state_key, directory),
             "%s %s" % (client.api_variant, client.base_url),
             gather_seconds(rate_limit),
-            peers=peers,
+            batch_hosts=batch_hosts,
         )
 
     def join(self):
@@ -155,7 +155,7 @@ class SharedStatusReads:
         # A task the play runs on many hosts is not alone even before the others registered: its
         # first read announces a list read (if nobody joins it by then, it reads its own server).
         # A waiter's later reads come when the others have registered, if there are any.
-        expected = active if fresh else max(active, self.peers)
+        expected = active if fresh else max(active, self.batch_hosts)
         if expected < MIN_SHARING_WAITERS or expected <= cost:
             return None
         # The read before queueing only needs a read that started after the task did; a

@@ -51,40 +51,40 @@ def _finished(client, result, ledger=None):
     return result
 
 
-def server_control(params, check_mode=False, diff=False, carried=(), peers=0):
+def server_control(params, check_mode=False, diff=False, fact_entries=(), batch_hosts=0):
     """Run one server_control task; returns its result or raises TaskFailed.
 
-    ``carried``: ledger entries another job left in the host's facts (the action plugin hands
+    ``fact_entries``: ledger entries another job left in the host's facts (the action plugin hands
     them on; the module, executed where no facts reach it, has none).  They are merged into
     this controller's ledger before the decision.  On both paths the result (failed or not)
     then holds the host's entries as ``ansible_facts.gamepanel_ledger`` (with ``ids``: each
     server's entries as ``ledger``) for the next job.
-    ``peers``: how many hosts of the play's batch run this task (0: unknown), so that the
+    ``batch_hosts``: how many hosts of the play's batch run this task (0: unknown), so that the
     first forks of a batch share their reads (SharedStatusReads).
     """
     client = client_from_params(params)
     request = ControlRequest.from_params(params)
     ledger = Ledger.for_client(client)
-    carried = list(carried or ())
-    if carried:
-        ledger.merge(carried)
+    fact_entries = list(fact_entries or ())
+    if fact_entries:
+        ledger.merge(fact_entries)
     if request.ids is not None:
         return _many_servers(client, request, ledger, check_mode, diff)
-    shared = SharedStatusReads.for_client(client, params["rate_limit"], peers=peers)
+    shared = SharedStatusReads.for_client(client, params["rate_limit"], batch_hosts=batch_hosts)
     shared.join()
     try:
         result = run_one_server(
             client, request, check_mode=check_mode, diff=diff, status_reads=shared, before_reads=shared, ledger=ledger
         )
     except ControlFailed as failure:
-        failure.result["ansible_facts"] = fact_after_task(ledger, carried, params.get("id"))
+        failure.result["ansible_facts"] = fact_after_task(ledger, fact_entries, params.get("id"))
         # The message puts the panel's error in context (was anything queued?).
         raise failure_from_error(
             failure.error, msg=failure.message, **_finished(client, failure.result, ledger)
         ) from None
     finally:
         shared.close()
-    result["ansible_facts"] = fact_after_task(ledger, carried, params.get("id"))
+    result["ansible_facts"] = fact_after_task(ledger, fact_entries, params.get("id"))
     return _finished(client, result, ledger)
 
 

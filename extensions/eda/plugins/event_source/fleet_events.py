@@ -265,7 +265,7 @@ def _safe_group_name():
     return to_safe_group_name
 
 
-class FleetWatcher(object):
+class FleetEventSource(object):
     """What ``main`` runs: reads the fleet through the collection's client and turns changes into events."""
 
     def __init__(self, args, environ=None, client=None, rng=None, argv=None):
@@ -324,7 +324,7 @@ class FleetWatcher(object):
         # The incident record stays with the token's state, where the fleet report reads it.
         self.files = StateFiles(client.state_key)
         self.memory_record = eda_watch.IncidentRecord(panel=self.ledger.panel)
-        self.watch = eda_watch.FleetWatch(
+        self.changes = eda_watch.FleetChanges(
             statuses, found_stopped=_convert("found_stopped", args.get("found_stopped", True), "bool")
         )
         self.batches = eda_watch.StartBatches(statuses)
@@ -380,7 +380,7 @@ class FleetWatcher(object):
 
     def events_for(self, servers, entries, seen_at):
         """The events of one successful read, annotated with host, incidents and crash_looping."""
-        events = self.watch.observe(servers, seen_at, entries)
+        events = self.changes.observe(servers, seen_at, entries)
         if not events:
             return []
         filters = self.inventory_filters
@@ -522,7 +522,7 @@ class FleetWatcher(object):
                 if self.reads == 1:
                     LOGGER.info(
                         "fleet_events: baseline read (%d servers); changes from now on become events",
-                        len(self.watch.previous or ()),
+                        len(self.changes.previous or ()),
                     )
                 for event in events:
                     self.log_event(event)
@@ -535,7 +535,7 @@ class FleetWatcher(object):
 async def main(queue, args):
     """Entry point of ansible-rulebook: watch the fleet until cancelled."""
     try:
-        watcher = FleetWatcher(args)
+        watcher = FleetEventSource(args)
     except SettingsError as error:
         LOGGER.error("%s", error)
         raise

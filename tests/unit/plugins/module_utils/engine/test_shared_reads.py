@@ -65,8 +65,10 @@ class ListingClient:
         return [dict(server) for server in self.servers.values()]
 
 
-def shared_reads(tmp_path, client, member, panel=PANEL, gather=1.0, peers=0):
-    reads = SharedStatusReads(client, StateFiles(KEY, str(tmp_path)), panel, gather=gather, member=member, peers=peers)
+def shared_reads(tmp_path, client, member, panel=PANEL, gather=1.0, batch_hosts=0):
+    reads = SharedStatusReads(
+        client, StateFiles(KEY, str(tmp_path)), panel, gather=gather, member=member, batch_hosts=batch_hosts
+    )
     reads.join()
     return reads
 
@@ -123,7 +125,7 @@ def batch_task(tmp_path):
     clock = clock_from_zero()
     client = ListingClient(clock)
     clock.now = 100.3
-    return clock, client, shared_reads(tmp_path, client, "1", peers=20)
+    return clock, client, shared_reads(tmp_path, client, "1", batch_hosts=20)
 
 
 def test_the_first_fork_of_a_batch_announces_a_list_read_the_others_then_join(tmp_path):
