@@ -234,7 +234,7 @@ def plan(server, job_name, settings=None, inventory_status=None, window=None, se
     decided = PLANNERS[job.name](job, server, settings, inventory_status, dict(window or {}))
     decided["job"] = job.name
     if decided["control"] is not None:
-        for key in ("wait_timeout", "poll_interval"):
+        for key in ("wait_timeout", "poll_interval", "canary"):
             if settings.get(key) is not None:
                 decided["control"][key] = settings[key]
     return decided
@@ -318,8 +318,9 @@ def outcomes(decided, control=None, check_mode=False):
     ``control`` is the registered loop of the batch's server_control ``ids`` tasks (one per group);
     a task that failed as a whole (no ``servers``) fails every host of its group with its message.
     ``ledger`` is the host's server's ledger entries when the task returned them, else None.
+    The outcome of a canary's host also holds ``canary``: what the task said of its canary.
     """
-    lines, whole_failures, ledgers = {}, {}, {}
+    lines, whole_failures, ledgers, canaries = {}, {}, {}, {}
     for task_result in (control or {}).get("results") or ():
         if not isinstance(task_result, dict) or task_result.get("skipped"):
             continue
@@ -330,6 +331,8 @@ def outcomes(decided, control=None, check_mode=False):
             for server_id in (task_result.get("item") or {}).get("ids") or ():
                 whole_failures[server_id] = task_result
         ledgers.update(task_result.get("ledger") or {})
+        canary = task_result.get("canary") or {}
+        canaries.update((server_id, canary.get("msg")) for server_id in canary.get("ids") or ())
     found = {}
     for host, decided_for_host in decided.items():
         server_id = decided_for_host.get("server_id")
@@ -341,6 +344,8 @@ def outcomes(decided, control=None, check_mode=False):
             found_outcome = outcome(decided_for_host, line, check_mode, failed=bool(line["failed"]))
         else:
             found_outcome = outcome(decided_for_host, None, check_mode)
+        if server_id in canaries:
+            found_outcome["canary"] = canaries[server_id]
         found[host] = {"outcome": found_outcome, "ledger": ledgers.get(server_id)}
     return found
 
