@@ -91,8 +91,9 @@ options:
         decides every server first, sends the canary and waits for it to show the requested state; the other actions
         follow, on reads made again when the wait made theirs older than O(max_read_age).
       - When a canary does not come back within O(wait_timeout), nothing else is sent, and the task fails naming it;
-        the other servers are reported skipped (not sent). When no server is to be sent, nothing is sent at all, not
-        even to a server whose players leave during O(drain_timeout). RV(canary) says which it was.
+        the other servers are reported skipped (not sent). When fewer servers are free to send, the first whose
+        players leave during O(drain_timeout) completes the canary. When no server is to be sent, nothing is sent.
+        RV(canary) says which it was.
       - V(0) sends every action as soon as its server is decided. Needs O(wait=true).
     type: int
     default: 0

@@ -8,18 +8,19 @@ holds back the actions it would send.  Once every server is decided, the first N
 ``ids`` (in the order given) whose action is to be sent are sent alone and followed up until
 their outcome shows; only then is anything else sent (on reads made again when the wait made
 the first ones older than ``max_read_age``).  So the canary is never a server the task leaves
-alone (busy, not in an allowed status, restarted within ``min_uptime``).
+alone (busy, not in an allowed status, restarted within ``min_uptime``).  When fewer than N were
+free to send, the servers waiting for their players to leave (``drain_timeout``) are followed
+too: the first whose players leave completes the canary; a later one waits with the others.
 
 A canary that does not come back (its wait ran out, its read failed) stops the task there:
-nothing else is sent, and every server held back, or waiting for its players to leave, is
-reported skipped, saying so.  When no server is to be sent when read, there is no canary and
-nothing is sent, not even to a server whose players leave later.
+nothing else is sent, and every server held back, or still waiting for its players to leave, is
+reported skipped, saying so.  When no server is to be sent, there is no canary and nothing is sent.
 """
 
 from __future__ import annotations
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.fleet.follow_up import FollowUp
-from ansible_collections.gamepanel.panel.plugins.module_utils.fleet.server_state import DRAINING, UNREAD
+from ansible_collections.gamepanel.panel.plugins.module_utils.fleet.server_state import DRAINING, FOLLOWED_UP, UNREAD
 
 
 class Canary(object):
@@ -44,28 +45,50 @@ class Canary(object):
         """Send the canary alone and confirm it; then send the servers held back, or none when it did not come back."""
         if self.released:
             return
-        self.released = True
-        order = dict((server_id, position) for position, server_id in enumerate(self.control.servers))
-        waiting = sorted((s for s in self.held if s.stage == UNREAD and s.action), key=lambda s: order[s.id])
-        while waiting and len(self.sent) < self.count:
-            server = waiting.pop(0)
-            self.control.send_all([server], None)  # a read grown old is made again, and may decide otherwise
+        for server in self.waiting():
+            if len(self.sent) >= self.count:
+                break
+            self.control.send_all([server], None)  # a read grown old is made again: it may decide otherwise
             if server.changed:
                 self.sent.append(server)
+        draining = [server for server in self.control.servers.values() if server.stage == DRAINING]
+        if len(self.sent) >= self.count:
+            draining = []  # their players are waited for after the canary, with the rest
+        if self.sent or draining:
+            FollowUp(self.control, self.sent + draining, over=self.confirmed_or_none).run()
+        self.released = True
         if self.sent:
-            FollowUp(self.control, self.sent).run()
             self.came_back = all(server.converged for server in self.sent)
         if self.came_back:
-            self.control.send_all(waiting, None)
-        else:
-            self.leave(waiting + [s for s in self.control.servers.values() if s.stage == DRAINING])
+            self.control.send_all(self.waiting(), None)
+        elif self.sent:
+            self.leave(self.waiting() + [s for s in self.control.servers.values() if s.stage == DRAINING])
+
+    def waiting(self):
+        """The servers held back and still to be sent, in the order of ``ids``."""
+        order = dict((server_id, position) for position, server_id in enumerate(self.control.servers))
+        return sorted((s for s in self.held if s.stage == UNREAD and s.action), key=lambda s: order[s.id])
+
+    def holds_drained(self, server):
+        """Whether ``server``, its players gone, waits for the canary; else it is sent now (as a canary while one is missing)."""
+        if self.released:
+            return False
+        if len(self.sent) < self.count:
+            self.sent.append(server)
+            return False
+        server.stage = UNREAD
+        self.held.append(server)
+        return True
+
+    def confirmed_or_none(self):
+        """Whether the canary's step is over: every canary settled, and none missing or no player left to wait for."""
+        if any(server.stage in FOLLOWED_UP for server in self.sent):
+            return False
+        return len(self.sent) >= self.count or not any(s.stage == DRAINING for s in self.control.servers.values())
 
     def leave(self, servers):
-        """``servers`` get no action: the canary did not come back, or there was none."""
-        if self.sent:
-            reason = "Not sent: the canary (%s) did not come back, so nothing else was sent." % self.named()
-        else:
-            reason = "Not sent: no server was to be sent when read, so there was no canary and nothing is sent."
+        """``servers`` get no action: the canary did not come back."""
+        reason = "Not sent: the canary (%s) did not come back, so nothing else was sent." % self.named()
         for server in servers:
             server.not_sent()
             server.skipped_reason = reason
@@ -84,7 +107,7 @@ class Canary(object):
                 ids=would, confirmed=None, msg="Check mode: the canary would be %s." % (", ".join(would) or "none")
             )
         if not self.sent:
-            msg = "No server was to be sent when read: no canary, nothing sent."
+            msg = "No server was to be sent: no canary, nothing sent."
         elif self.came_back:
             msg = "The canary (%s) came back before anything else was sent." % self.named()
         else:

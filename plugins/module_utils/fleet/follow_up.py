@@ -53,9 +53,10 @@ ARRIVING_PASS_SECONDS = 1.0
 class FollowUp(object):
     """The follow-up passes of one FleetControl run (``control``: its servers, reads, decisions and sends)."""
 
-    def __init__(self, control, servers=None):
+    def __init__(self, control, servers=None, over=None):
         self.control = control
         self.servers = servers  # None: every server of the task (a canary's follow-up: its servers only)
+        self.over = over  # a callable that ends the passes early when it returns true (the canary's step)
         self.request = control.request
         self.clock = control.clock
         self.last_outcome = None  # when a pass last confirmed a server
@@ -69,7 +70,7 @@ class FollowUp(object):
         while True:
             servers = self.control.servers.values() if self.servers is None else self.servers
             active = [server for server in servers if server.stage in FOLLOWED_UP]
-            if not active:
+            if not active or (self.over is not None and self.over()):
                 return
             quick = set()
             if last_pass is None:
@@ -192,7 +193,7 @@ class FollowUp(object):
     def decide_again(self, server, read):
         """A draining server decided on ``read``; sent at once when it may be (an error that stops the task stops the rest)."""
         server.action = None
-        if self.control.decide(server, read) != decision.SEND:
+        if self.control.decide(server, read) != decision.SEND or self.control.canary.holds_drained(server):
             return
         try:
             self.control.send(server)

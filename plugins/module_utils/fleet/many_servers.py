@@ -108,7 +108,8 @@ class FleetControl(object):
         """Decide the task's servers among ``reads`` (one page) and send their actions."""
         mine = [read for read in reads if read.server["id"] in self.servers]
         to_send = [self.servers[read.server["id"]] for read in mine if self.first_decision(read)]
-        self.send_all(to_send, index)
+        if not self.canary.hold(to_send):
+            self.send_all(to_send, index)
 
     def act_on_unlisted(self):
         """Servers the list did not show: a GET of each (a server that is not found fails)."""
@@ -118,7 +119,7 @@ class FleetControl(object):
             except PanelNotFoundError as error:
                 server.fail("%s The panel does not list it either." % say.explain(error))
                 continue
-            if self.first_decision(read):
+            if self.first_decision(read) and not self.canary.hold([server]):
                 self.send_all([server], None)
 
     def first_decision(self, read):
@@ -204,8 +205,6 @@ class FleetControl(object):
 
     def send_all(self, servers, index):
         """Send the planned action of each of ``servers`` (all read on page ``index``), keeping reads younger than max_read_age."""
-        if self.canary.hold(servers):
-            return
         for position, server in enumerate(servers):
             if server.stage != UNREAD or server.action is None:
                 continue  # decided otherwise on a fresher read
