@@ -318,15 +318,17 @@ def outcomes(decided, control=None, check_mode=False):
     ``control`` is the registered loop of the batch's server_control ``ids`` tasks (one per group);
     a task that failed as a whole (no ``servers``) fails every host of its group with its message.
     ``ledger`` is the host's server's ledger entries when the task returned them, else None.
-    The outcome of a canary's host also holds ``canary``: what the task said of its canary.
+    The outcome of a canary's host also holds ``canary``: what the task said of its canary; that of a
+    host the task acted on, ``pace``: how its requests were paced.
     """
-    lines, whole_failures, ledgers, canaries = {}, {}, {}, {}
+    lines, whole_failures, ledgers, canaries, paces = {}, {}, {}, {}, {}
     for task_result in (control or {}).get("results") or ():
         if not isinstance(task_result, dict) or task_result.get("skipped"):
             continue
         if isinstance(task_result.get("servers"), list):
             for line in task_result["servers"]:
                 lines[line.get("id")] = _line_result(line, task_result)
+                paces[line.get("id")] = task_result.get("pace")
         else:
             for server_id in (task_result.get("item") or {}).get("ids") or ():
                 whole_failures[server_id] = task_result
@@ -346,6 +348,8 @@ def outcomes(decided, control=None, check_mode=False):
             found_outcome = outcome(decided_for_host, None, check_mode)
         if server_id in canaries:
             found_outcome["canary"] = canaries[server_id]
+        if paces.get(server_id):
+            found_outcome["pace"] = paces[server_id]
         found[host] = {"outcome": found_outcome, "ledger": ledgers.get(server_id)}
     return found
 

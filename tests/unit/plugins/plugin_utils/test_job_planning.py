@@ -387,7 +387,7 @@ def test_every_outcome_of_a_batch_comes_from_its_server_line():
     )
 
 
-def test_the_canary_setting_reaches_the_task_and_its_outcome_names_it_for_the_summary():
+def test_the_canary_setting_reaches_the_task_and_the_outcomes_name_the_canary_and_the_pace_for_the_summary():
     from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
     from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
     from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
@@ -418,6 +418,7 @@ def test_the_canary_setting_reaches_the_task_and_its_outcome_names_it_for_the_su
                     dict(line, id="mc-02", changed=False, skipped_reason=not_sent, msg=None, failed=False),
                 ],
                 "canary": {"ids": ["mc-01"], "confirmed": False, "msg": said},
+                "pace": "paced at 120 requests a minute (rate_limit)",
             }
         ]
     }
@@ -427,4 +428,8 @@ def test_the_canary_setting_reaches_the_task_and_its_outcome_names_it_for_the_su
     assert (found["h2"]["outcome"]["result"], found["h2"]["outcome"]["reason"]) == ("skipped", not_sent)
     hostvars_after = dict((host, {"gamepanel_outcome": found[host]["outcome"]}) for host in found)
     lines = fleet_summary(["h1", "h2"], hostvars_after, "rolling_restart")["lines"]
-    assert lines[:2] == ["rolling_restart: 2 server(s): 1 failed, 1 skipped", said]
+    assert lines[:3] == [
+        "rolling_restart: 2 server(s): 1 failed, 1 skipped",
+        said,
+        "Requests paced at 120 requests a minute (rate_limit).",
+    ]
