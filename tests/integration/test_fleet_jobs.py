@@ -217,7 +217,10 @@ def test_restart_fleet_with_every_default_sends_a_canary_then_the_rest_and_spare
     assert found["srv-00004"]["result"] == "skipped"
     assert found["srv-00004"]["reason"] == "5 players online, more than rolling_restart_max_players (0): left alone"
     lines = summary(run, "Summary of the rolling restart")
-    assert lines[1] == "The canary (srv-00003) came back before anything else was sent."
+    assert lines[1:3] == [
+        "The canary (srv-00003) came back before anything else was sent.",
+        "Requests paced at 120 requests a minute (rate_limit).",
+    ]
     assert "  srv-00004: 5 players online, more than rolling_restart_max_players (0): left alone" in lines
 
 

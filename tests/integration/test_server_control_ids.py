@@ -97,6 +97,19 @@ def test_a_canary_whose_agent_is_gone_stops_the_task_before_anything_else_is_sen
     assert (posts(emulator, "mc-02"), posts(emulator, "ark-01")) == (1, 0)
 
 
+def test_the_pace_is_said_and_a_limit_the_panel_announces_is_warned_of_once(ansible, emulator):
+    emulator.control.settings(rate_limit_headers=True)  # the Team token's 600, where rate_limit is left at 120
+    result = control(ansible, ids=["mc-02", "ark-01"], state="restarted")
+    assert result["pace"] == "paced at 120 requests a minute (rate_limit)"
+    said = [warning for warning in result.get("warnings", []) if "rate-limit headers" in warning]
+    assert len(said) == 1 and "allow this token 600 requests a minute, but rate_limit is 120" in said[0]
+    assert "set rate_limit: 600" in said[0]
+    emulator.control.reset()
+    quiet = control(ansible, ids=["mc-02"], state="restarted")  # the panel announces nothing: nothing to say
+    assert quiet["pace"] == "paced at 120 requests a minute (rate_limit)"
+    assert not any("rate-limit headers" in warning for warning in quiet.get("warnings", []))
+
+
 def test_a_deferred_agent_fails_its_server_only_and_a_rerun_sends_nothing_again(ansible, emulator):
     emulator.control.disconnect("mc-02")
     first = control(ansible, ids=["mc-02", "ark-01"], state="restarted", wait_timeout=2, expect_failure=True)
