@@ -12,12 +12,13 @@ gone from its page.
 The schedule: the first pass one ``poll_interval`` after the last answer; each gap after that
 half as long again, up to FOLLOW_UP_CEILING, so agents slower than the first reads cost a few
 passes and not one per poll_interval; and never closer than ``pass_interval`` allows, so the
-passes take no more than their share of the token's minute.  Once outcomes arrive (a pass
-confirmed a server less than a ``poll_interval`` ago), the agents are at work and the servers
-left are likely a read away: the passes then come at the pace ``pass_interval`` allows, at
+passes take no more than their share of the token's minute.  Once outcomes arrive (a server
+waited for is seen on its way, stopping or starting, or a pass confirmed one less than a
+``poll_interval`` ago), the agents are at work and the outcomes left are likely a read away: the passes then come at the pace ``pass_interval`` allows, at
 most one an ARRIVING_PASS_SECONDS, so the last outcome is seen within about that and not a
 backed-off gap later.  A server whose agent never acts costs at most a ``poll_interval`` of
-such passes after the last outcome, then the backoff goes on.
+such passes after the last outcome, then the backoff goes on; one seen stuck on its way (a boot
+that never ends) is read at that pace until its wait runs out.
 
 A wait ends on a read that shows the outcome, or on a read started after the server's deadline
 that still does not: a server sent early in a long run is judged on what a read shows, not on
@@ -95,15 +96,17 @@ class FollowUp(object):
     def read_quickly(self, active, last_pass):
         """The ids of the servers of ``active`` to read at the arriving pace: read once already, while outcomes arrive.
 
-        Only servers waiting for an outcome (players draining keep their own pace), and not one still
-        in its first gap (its agent has had no time yet), nor one read again after a read that could
-        not tell (that read waits for the uptime to move on).
+        Outcomes arrive while a server waited for is seen on its way (its agent acted: stopping,
+        starting), or a pass showed one less than a ``poll_interval`` ago.  Only servers waiting for
+        an outcome (players draining keep their own pace), and not one still in its first gap (its
+        agent has had no time yet), nor one read again after a read that could not tell (that read
+        waits for the uptime to move on).
         """
-        if self.last_outcome is None or last_pass - self.last_outcome >= self.request.poll_interval:
+        waiting = [server for server in active if server.stage == WAITING]
+        recent = self.last_outcome is not None and last_pass - self.last_outcome < self.request.poll_interval
+        if not recent and not any(server.convergence.moved for server in waiting):
             return set()
-        return set(
-            server.id for server in active if server.stage == WAITING and server.id in self.seen and not server.recheck
-        )
+        return set(server.id for server in waiting if server.id in self.seen and not server.recheck)
 
     @staticmethod
     def due(server, interval):
