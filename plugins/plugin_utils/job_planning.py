@@ -234,7 +234,7 @@ def plan(server, job_name, settings=None, inventory_status=None, window=None, se
     decided = PLANNERS[job.name](job, server, settings, inventory_status, dict(window or {}))
     decided["job"] = job.name
     if decided["control"] is not None:
-        for key in ("wait_timeout", "poll_interval"):
+        for key in ("wait_timeout", "poll_interval", "canary"):
             if settings.get(key) is not None:
                 decided["control"][key] = settings[key]
     return decided
@@ -319,23 +319,28 @@ def outcomes(decided, control=None, check_mode=False, failure=None):
     a task that failed as a whole (no ``servers``) fails every host of its group with its message.
     ``ledger`` is the host's server's ledger entries when the task returned them, else None.
     ``failure``: the result of a step of the job that failed (the role's rescue): every host fails with it.
+    The outcome of a canary's host also holds ``canary``: what the task said of its canary; that of a
+    host the task acted on, ``pace``: how its requests were paced.
     """
     if failure is not None:
         return dict(
             (host, {"outcome": outcome(plan_of_host, failure, check_mode, failed=True), "ledger": None})
             for host, plan_of_host in decided.items()
         )
-    lines, whole_failures, ledgers = {}, {}, {}
+    lines, whole_failures, ledgers, canaries, paces = {}, {}, {}, {}, {}
     for task_result in (control or {}).get("results") or ():
         if not isinstance(task_result, dict) or task_result.get("skipped"):
             continue
         if isinstance(task_result.get("servers"), list):
             for line in task_result["servers"]:
                 lines[line.get("id")] = _line_result(line, task_result)
+                paces[line.get("id")] = task_result.get("pace")
         else:
             for server_id in (task_result.get("item") or {}).get("ids") or ():
                 whole_failures[server_id] = task_result
         ledgers.update(task_result.get("ledger") or {})
+        canary = task_result.get("canary") or {}
+        canaries.update((server_id, canary.get("msg")) for server_id in canary.get("ids") or ())
     found = {}
     for host, decided_for_host in decided.items():
         server_id = decided_for_host.get("server_id")
@@ -347,6 +352,10 @@ def outcomes(decided, control=None, check_mode=False, failure=None):
             found_outcome = outcome(decided_for_host, line, check_mode, failed=bool(line["failed"]))
         else:
             found_outcome = outcome(decided_for_host, None, check_mode)
+        if server_id in canaries:
+            found_outcome["canary"] = canaries[server_id]
+        if paces.get(server_id):
+            found_outcome["pace"] = paces[server_id]
         found[host] = {"outcome": found_outcome, "ledger": ledgers.get(server_id)}
     return found
 

@@ -24,7 +24,12 @@ import traceback
 from urllib.parse import quote, urljoin, urlsplit
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api import errors
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.ratelimit import SharedBudget
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.ratelimit import (
+    SharedBudget,
+    announced_limit,
+    limit_warning,
+    pace_words,
+)
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.retry import Deadline, RetryPolicy, SystemClock
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import SUBRESOURCES, normalize_server
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import key_for_token
@@ -253,6 +258,8 @@ class PanelClient(object):
         if rate_limit is not None and int(rate_limit) < 0:
             raise errors.PanelError("rate_limit must be a number of requests per minute, or 0 for no pacing.")
         self.clock = clock or SystemClock()
+        self.rate_limit = int(rate_limit or 0)
+        self._limit_said = False  # whether the warning about the panel's announced limit was given
         self._session = session if session is not None else requests.Session()
         # The name of this token's shared state (state/files.py); the token itself stays here.
         self.state_key = key_for_token(self._token.reveal())
@@ -535,7 +542,20 @@ class PanelClient(object):
         observe = getattr(self._budget, "observe", None)  # the rate-limit headers (and 429s) correct the budget
         if observe is not None:
             observe(response.status_code, response.headers)
+        self._compare_limit(response.headers)
         return response
+
+    def _compare_limit(self, headers):
+        """Warn once when the panel announces a limit for the token other than rate_limit (pacing on)."""
+        announced = announced_limit(headers) if self.rate_limit > 0 and not self._limit_said else None
+        if announced is not None and announced != self.rate_limit:
+            self._limit_said = True
+            self.warnings.append(limit_warning(announced, self.rate_limit))
+
+    @property
+    def pace(self):
+        """The pace of this client's requests, in words (the tasks' ``pace`` return value)."""
+        return pace_words(self.rate_limit)
 
     def _json(self, response, what, required=True):
         """The decoded body; None for an empty body unless ``required``."""

@@ -51,8 +51,9 @@ def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=F
         run,
         request.canary,
         send=lambda servers: send_all(run, pages, servers),
-        follow_up=lambda servers: PagePasses(pages, run, servers).follow_up(),
+        follow_up=lambda servers, over: PagePasses(pages, run, servers, over).follow_up(),
     )
+    run.canary = canary
     try:
         for _page, reads in pages.stream():  # 1. read and act, page by page
             decide_and_send(run, pages, [read for read in reads if read.server["id"] in run.servers], canary)

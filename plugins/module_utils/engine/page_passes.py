@@ -12,12 +12,13 @@ gone from its page.
 The schedule: the first pass one ``poll_interval`` after the last answer; each gap after that
 half as long again, up to FOLLOW_UP_CEILING, so agents slower than the first reads cost a few
 passes and not one per poll_interval; and never closer than ``pass_interval`` allows, so the
-passes take no more than their share of the token's minute.  Once outcomes arrive (a pass
-confirmed a server less than a ``poll_interval`` ago), the agents are at work and the servers
-left are likely a read away: the passes then come at the pace ``pass_interval`` allows, at
+passes take no more than their share of the token's minute.  Once outcomes arrive (a server
+waited for is seen on its way, stopping or starting, or a pass confirmed one less than a
+``poll_interval`` ago), the agents are at work and the outcomes left are likely a read away: the passes then come at the pace ``pass_interval`` allows, at
 most one an ARRIVING_PASS_SECONDS, so the last outcome is seen within about that and not a
 backed-off gap later.  A server whose agent never acts costs at most a ``poll_interval`` of
-such passes after the last outcome, then the backoff goes on.
+such passes after the last outcome, then the backoff goes on; one seen stuck on its way (a boot
+that never ends) is read at that pace until its wait runs out.
 
 This file only schedules and reads: each read, or its failure, goes to the engine (engine/run.py:
 ``observe``, ``unread``), which judges it.  A server sent early in a long run is judged on what a
@@ -44,10 +45,11 @@ ARRIVING_PASS_SECONDS = 1.0
 class PagePasses(object):
     """The follow-up passes of one task: ``pages`` (PageReads) read for ``run`` (ControlRun), which judges each read."""
 
-    def __init__(self, pages, run, servers=None):
+    def __init__(self, pages, run, servers=None, over=None):
         self.pages = pages
         self.engine = run
         self.servers = servers  # None: every server of the task (a canary's follow-up: its servers only)
+        self.over = over  # a callable that ends the passes early when it returns true (the canary's step)
         self.request = run.request
         self.clock = run.clock
         self.seen = set()  # ids of the servers a pass has read (their first gap is behind them)
@@ -61,7 +63,7 @@ class PagePasses(object):
         while True:
             servers = self.engine.servers.values() if self.servers is None else self.servers
             active = [server for server in servers if server.stage in FOLLOWED_UP]
-            if not active:
+            if not active or (self.over is not None and self.over()):
                 return
             quick = set()
             if last_pass is None:
@@ -86,20 +88,22 @@ class PagePasses(object):
     def read_quickly(self, active, last_pass):
         """The ids of the servers of ``active`` to read at the arriving pace: read once already, while outcomes arrive.
 
-        Only servers waiting for an outcome (players draining keep their own pace), and not one still
-        in its first gap (its agent has had no time yet), nor one read again after a read that could
-        not tell (that read waits for the uptime to move on).
+        Outcomes arrive while a server waited for is seen on its way (its agent acted: stopping,
+        starting), or a pass showed one less than a ``poll_interval`` ago.  Only servers waiting for
+        an outcome (players draining keep their own pace), and not one still in its first gap (its
+        agent has had no time yet), nor one read again after a read that could not tell (that read
+        waits for the uptime to move on).
         """
+        waiting = [server for server in active if server.stage == WAITING]
         last_outcome = self.engine.last_outcome
-        if (
-            last_outcome is None
-            or last_outcome < self.started
-            or last_pass - last_outcome >= self.request.poll_interval
-        ):
-            return set()
-        return set(
-            server.id for server in active if server.stage == WAITING and server.id in self.seen and not server.recheck
+        recent = (
+            last_outcome is not None
+            and last_outcome >= self.started
+            and last_pass - last_outcome < self.request.poll_interval
         )
+        if not recent and not any(server.convergence.moved for server in waiting):
+            return set()
+        return set(server.id for server in waiting if server.id in self.seen and not server.recheck)
 
     @staticmethod
     def due(server, interval):

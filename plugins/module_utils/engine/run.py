@@ -63,6 +63,7 @@ class ControlRun(object):
         self.unreadable = {}  # server id -> the damage mark covering it
         self.stopped = None  # the PanelError that stopped the sending, if one did
         self.last_outcome = None  # wall time a read last showed an outcome (paces the follow-up)
+        self.canary = None  # a Canary (engine/canary.py) that may hold a drained server back, or None
         self.started_at = self.clock.monotonic()
 
     def problems(self):
@@ -251,9 +252,11 @@ class ControlRun(object):
             server.fail(say.read_back_failed(server.action, server.label, error), error)
 
     def decide_again(self, server, read):
-        """A draining server decided on ``read``; sent at once when it may be."""
+        """A draining server decided on ``read``; sent at once when it may be (unless the canary holds it)."""
         server.action = None
-        if self.decide(server, read) == decision.SEND:
+        if self.decide(server, read) != decision.SEND:
+            return
+        if self.canary is None or not self.canary.holds_drained(server):
             self.send_planned(server)
 
     def drain_over(self, server):

@@ -38,13 +38,14 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.entry.ledger_fact 
 
 
 def _finished(client, result, ledger=None):
-    """``result`` with the panel it is about, plus the client's and the ledger's warnings (the task's warnings).
+    """``result`` with the panel it is about and the pace of its requests, plus the client's and the ledger's warnings.
 
     The ledger's say when exactly once across runs is off, and which damaged files were set aside.
     """
     # The panel the task talked to: what identifies its servers across jobs (Automation Platform's node
     # counting reads it, extensions/audit/event_query.yml).
     result["panel"] = client.panel
+    result["pace"] = client.pace
     warnings = list(client.warnings) + (ledger.warnings() if ledger is not None else [])
     if warnings:
         result["warnings"] = warnings

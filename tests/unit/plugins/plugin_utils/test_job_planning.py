@@ -399,3 +399,51 @@ def test_a_step_that_failed_as_a_whole_fails_every_host_given_with_its_message()
             "ledger": None,
         }
     }
+
+
+def test_the_canary_setting_reaches_the_task_and_the_outcomes_name_the_canary_and_the_pace_for_the_summary():
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
+
+    fleet = [server(uptime=90000), dict(server(uptime=90000), id="mc-02")]
+    hostvars = dict(
+        ("h%d" % number, {"gamepanel_id": "mc-0%d" % number, "gamepanel_status": "online"}) for number in (1, 2)
+    )
+    decided = fleet_plans(fleet, "rolling_restart", dict(ROLLING, canary="1"), hostvars, sorted(hostvars))
+    assert [group["control"]["canary"] for group in fleet_groups(decided)] == ["1"]
+    said = "The canary (mc-01) did not come back: nothing else was sent."
+    not_sent = "Not sent: the canary (mc-01) did not come back, so nothing else was sent."
+    line = dict(pending=None, status="online", uptime_seconds=90000, converged=None)
+    control = {
+        "results": [
+            {
+                "item": {"ids": ["mc-01", "mc-02"]},
+                "servers": [
+                    dict(
+                        line,
+                        id="mc-01",
+                        changed=True,
+                        skipped_reason=None,
+                        converged=False,
+                        msg="timed out",
+                        failed=True,
+                    ),
+                    dict(line, id="mc-02", changed=False, skipped_reason=not_sent, msg=None, failed=False),
+                ],
+                "canary": {"ids": ["mc-01"], "confirmed": False, "msg": said},
+                "pace": "paced at 120 requests a minute (rate_limit)",
+            }
+        ]
+    }
+    found = fleet_outcomes(decided, control)
+    assert found["h1"]["outcome"]["canary"] == said and found["h1"]["outcome"]["result"] == "failed"
+    assert "canary" not in found["h2"]["outcome"]
+    assert (found["h2"]["outcome"]["result"], found["h2"]["outcome"]["reason"]) == ("skipped", not_sent)
+    hostvars_after = dict((host, {"gamepanel_outcome": found[host]["outcome"]}) for host in found)
+    lines = fleet_summary(["h1", "h2"], hostvars_after, "rolling_restart")["lines"]
+    assert lines[:3] == [
+        "rolling_restart: 2 server(s): 1 failed, 1 skipped",
+        said,
+        "Requests paced at 120 requests a minute (rate_limit).",
+    ]

@@ -94,15 +94,27 @@ def test_the_canaries_are_the_first_of_ids_in_the_order_given_not_the_panels():
     assert result["canary"]["ids"] == ["srv-04", "srv-01"]
 
 
-def test_with_no_server_to_send_there_is_no_canary_and_nothing_is_sent_even_after_a_drain():
+def test_with_no_server_to_send_there_is_no_canary_and_nothing_is_sent():
     client = fleet(2, busy=(0, 1))
-    client.later(3, "srv-00", players={"current": 0, "max": 20})  # its players leave while it drains
-    result = run(client, canary=1, drain_timeout=60)
+    result = run(client, canary=1)
     assert client.posts == []
-    assert result["canary"] == dict(
-        ids=[], confirmed=None, msg="No server was to be sent when read: no canary, nothing sent."
-    )
-    assert all(line["skipped_reason"].startswith("Not sent: no server was to be sent") for line in result["servers"])
+    assert result["canary"] == dict(ids=[], confirmed=None, msg="No server was to be sent: no canary, nothing sent.")
+    assert result["summary"]["skipped"] == 2
+
+
+def test_when_none_is_free_the_first_server_whose_players_leave_is_the_canary():
+    client = fleet(3, busy=(0, 1, 2))
+    restarts_apply(client)
+    client.later(3, "srv-01", players={"current": 0, "max": 20})
+    client.later(4, "srv-00", players={"current": 0, "max": 20})
+    result = run(client, canary=1, drain_timeout=60)
+    sent = posts(client)
+    assert [server_id for unused, server_id in sent] == ["srv-00", "srv-01"]
+    # both drained by the first pass (5 s); srv-00 comes first there and is the canary, srv-01 waits for it
+    assert result["canary"]["ids"] == ["srv-00"] and result["canary"]["confirmed"] is True
+    confirmed = [when for when, what, unused in client.log if what == "LIST" and when > sent[0][0]][0]
+    assert sent[1][0] >= confirmed >= sent[0][0] + 3
+    assert "5 players online" in by_id(result)["srv-02"]["skipped_reason"]  # still busy when its drain ended
 
 
 def test_a_server_draining_when_the_canary_fails_is_not_sent_either():

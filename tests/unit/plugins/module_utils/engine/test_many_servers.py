@@ -251,6 +251,23 @@ def test_outcomes_arriving_are_followed_at_the_pace_the_rate_allows_so_the_last_
     assert pages_read == [5.0, 12.5, 13.5, 14.5, 15.5, 16.5, 17.5, 18.5, 19.5, 20.5]
 
 
+def test_a_server_seen_on_its_way_is_read_at_the_rate_allowed_pace_until_its_outcome_shows():
+    client = fleet(2)
+
+    # both agents take the restart after 8 s, and the servers boot until 20 s (as real agents do, all at once)
+    def react(server_id, action):
+        client.live_uptime(server_id, restart_at=8, horizon=30)
+        client.later(8, server_id, status="starting")
+        client.later(20, server_id, status="online")
+
+    client.on_post = react
+    result = run(client, rate_limit=600)
+    assert result["summary"]["converged"] == 2
+    pages_read = [round(when - client.posts[-1][0], 2) for when, what, unused_id in client.log if what == "LIST"][1:]
+    # backing off until a read shows them starting (at 12.5 s), then a pass a second until they are online
+    assert pages_read == [5.0, 12.5, 13.5, 14.5, 15.5, 16.5, 17.5, 18.5, 19.5, 20.5]
+
+
 def test_a_server_whose_agent_never_acts_costs_a_poll_interval_of_quick_passes_then_the_backoff():
     client = fleet(2)
     # srv-00 restarts 3 s after its POST; srv-01's agent never takes its restart (its uptime runs on)
