@@ -30,34 +30,6 @@ FOLLOWED_UP = (DRAINING, WAITING)
 class ControlledServer(object):
     """What the engine knows of one server of the task."""
 
-    __slots__ = (
-        "id",
-        "stage",
-        "read",
-        "first",
-        "before",
-        "action",
-        "changed",
-        "converged",
-        "skipped_reason",
-        "pending",
-        "followed",
-        "confirming",
-        "message",
-        "failed",
-        "error",
-        "entry",
-        "lost",
-        "convergence",
-        "deadline",
-        "drain_until",
-        "drained",
-        "not_before",
-        "recheck",
-        "read_failure",
-        "settled_on",
-    )
-
     def __init__(self, server_id):
         self.id = server_id
         self.stage = UNREAD

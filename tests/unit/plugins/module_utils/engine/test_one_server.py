@@ -10,7 +10,7 @@ import pytest
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import Convergence, TimedRead
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
     PanelAmbiguousError,
     PanelApiError,
@@ -212,31 +212,6 @@ def test_a_wait_ends_on_the_second_read_showing_the_old_uptime():
     assert "queued, not yet applied" in failure.message
     # the read at 10 s could not tell; the one at 20 s, the same again, is a frozen answer
     assert [round(when - 1000.0) for when, what, unused in client.reads] == [0, 10, 20]
-
-
-@pytest.mark.parametrize(
-    "uptime_now, elapsed, reset",
-    [
-        (3, 0.5, False),  # the same second
-        (12, 10.0, False),  # grew a little less than the time that passed: whole seconds, not a reset
-        (11, 10.0, False),  # exactly before + elapsed - tolerance
-        (10, 10.0, True),  # below it
-        (8, 10.0, True),
-        (2, 0.1, True),  # below the uptime before: always a reset
-        (3, 100.0, False),  # the very value read before (a cached read)
-        (200, 10.0, False),
-    ],
-)
-def test_uptime_reset_rule(uptime_now, elapsed, reset):
-    convergence = Convergence(ControlRequest("restarted", server_id="mc-01"), server(uptime=3), before_read_at=500.0)
-    assert convergence.uptime_reset(server(uptime=uptime_now), read_started=500.0 + elapsed) is reset
-    assert convergence.observe(server(uptime=uptime_now), 500.0 + elapsed) is reset
-
-
-def test_uptime_reset_needs_both_read_times_for_anything_but_a_drop():
-    convergence = Convergence(ControlRequest("restarted", server_id="mc-01"), server(uptime=3))
-    assert convergence.uptime_reset(server(uptime=5), read_started=600.0) is False
-    assert convergence.uptime_reset(server(uptime=1), read_started=None) is True
 
 
 def test_restart_converges_after_going_down_even_without_uptime():

@@ -183,15 +183,6 @@ def test_a_read_proves_other_open_entries_done(tmp_path):
     assert states == {"start": "done", "stop": "queued"}
 
 
-def test_a_read_older_than_an_entry_proves_nothing():
-    from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
-    from ansible_collections.gamepanel.panel.plugins.module_utils.rules.open_entries import proves
-
-    entry = {"id": "mc-01", "action": "start", "queued_at": 100.0, "before": {"status": "offline"}}
-    assert proves(entry, TimedRead(server(), 101.0), ("offline",)) is True
-    assert proves(entry, TimedRead(server(), 99.0), ("offline",)) is False
-
-
 def test_check_mode_consults_the_ledger_and_writes_nothing(tmp_path):
     client = FakeClient()
     run(client, tmp_path, wait=False)
