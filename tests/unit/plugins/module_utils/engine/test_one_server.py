@@ -9,7 +9,6 @@ import pytest
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
     PanelAmbiguousError,
@@ -645,43 +644,6 @@ def test_invalid_options_fail_before_any_request():
     assert client.log == []
 
 
-def test_request_from_module_params():
-    params = {
-        "id": None,
-        "name": "Survival",
-        "state": "stopped",
-        "wait": False,
-        "wait_timeout": 10,
-        "poll_interval": 1.5,
-        "min_uptime": None,
-        "max_players": 0,
-        "drain_timeout": 30,
-        "on_busy": "fail",
-        "stopped_statuses": ["offline"],
-        "only_if_status": ["online"],
-        "api_variant": "planned",
-        "rate_limit": 600,
-        "api_token": "x",
-    }
-    built = ControlRequest.from_params(params)
-    assert (built.name, built.state, built.wait, built.poll_interval, built.on_busy) == (
-        "Survival",
-        "stopped",
-        False,
-        1.5,
-        "fail",
-    )
-    assert (built.stopped_statuses, built.api_variant, built.rate_limit, built.action) == (
-        ("offline",),
-        "planned",
-        600,
-        "stop",
-    )
-    assert built.only_if_status == ("online",)
-    assert ControlRequest.from_params(dict(params, only_if_status=None)).only_if_status is None
-    assert built.problems() == []
-
-
 def test_result_reports_api_stats_and_elapsed_on_the_injected_clock():
     client = FakeClient()
     client.agent_applies_after(20, (0, {"uptime_seconds": 0}))
@@ -724,9 +686,3 @@ def test_check_mode_and_no_wait_make_no_shared_reads():
     run_one_server(client, request("restarted"), check_mode=True, status_reads=reads)
     run_one_server(client, request("restarted", wait=False), status_reads=reads)
     assert reads.asked == []
-
-
-def test_an_empty_stopped_statuses_is_refused_not_replaced_by_the_default():
-    params = {"state": "stopped", "id": "mc-01", "stopped_statuses": []}
-    assert ControlRequest.from_params(params).problems() == ["stopped_statuses must name at least one status."]
-    assert ControlRequest.from_params(dict(params, stopped_statuses=None)).stopped_statuses == ("offline", "stopped")

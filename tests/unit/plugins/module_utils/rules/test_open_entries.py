@@ -11,8 +11,6 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states
     MAY_BE_QUEUED,
     QUEUED,
     SENDING,
-    is_open,
-    public_view,
 )
 
 from panel_fakes import server
@@ -65,18 +63,3 @@ def test_a_queued_or_done_restart_within_min_uptime_is_the_restart():
 def test_an_entry_keeps_only_status_uptime_and_the_read_times_of_the_read_it_rested_on():
     kept = open_entries.before_of(TimedRead(server(players=7), 10.0, 10.5))
     assert kept == {"status": "online", "uptime_seconds": 86400, "read_started": 10.0, "read_at": 10.5}
-
-
-def test_the_entry_states_open_and_what_a_user_sees():
-    assert [is_open(entry("stop", state)) for state in (SENDING, QUEUED, MAY_BE_QUEUED, DONE)] == [
-        True,
-        True,
-        True,
-        False,
-    ]
-    assert public_view(dict(entry("stop", QUEUED), owner="1@host")) == {
-        "id": "mc-01",
-        "action": "stop",
-        "queued_at": 100.0,
-        "state": QUEUED,
-    }
