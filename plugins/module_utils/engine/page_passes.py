@@ -14,9 +14,9 @@ half as long again, up to FOLLOW_UP_CEILING, so agents slower than the first rea
 passes and not one per poll_interval; and never closer than ``pass_interval`` allows, so the
 passes take no more than their share of the token's minute.  Once outcomes arrive (a server
 waited for is seen on its way, stopping or starting, or a pass confirmed one less than a
-``poll_interval`` ago), the agents are at work and the outcomes left are likely a read away: the passes then come at the pace ``pass_interval`` allows, at
-most one an ARRIVING_PASS_SECONDS, so the last outcome is seen within about that and not a
-backed-off gap later.  A server whose agent never acts costs at most a ``poll_interval`` of
+``poll_interval`` ago), the agents are at work and the outcomes left are likely a read away:
+the passes then come at the pace ``pass_interval`` allows, at most one an ARRIVING_PASS_SECONDS,
+so the last outcome is seen within about that and not a backed-off gap later.  A server whose agent never acts costs at most a ``poll_interval`` of
 such passes after the last outcome, then the backoff goes on; one seen stuck on its way (a boot
 that never ends) is read at that pace until its wait runs out.
 
