@@ -24,12 +24,11 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.engine import ledg
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import read_by_id
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.polling import poll_ceiling, poll_until
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed, TaskStopped
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.run import ControlRun
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server import (
     DRAINING,
     FOLLOWED_UP,
-    UNREAD,
     WAITING,
     ControlledServer,
 )
@@ -91,11 +90,7 @@ class OneServer(object):
 
     def decide(self, read):
         self.run.decide(self.adopt(read), read)
-        if self.server.stage == UNREAD and self.server.action is not None:
-            try:
-                self.run.send(self.server)
-            except TaskStopped:
-                pass  # the server failed, saying why; there is nothing else to send
+        self.run.send_planned(self.server)
 
     def answer(self):
         self.run.settle_last_reads()

@@ -29,24 +29,9 @@ DEFAULTS = {
     "canary": 0,
 }
 
-# The task parameters ControlRequest.from_params copies under their own name.
-_REQUEST_OPTIONS = (
-    "wait",
-    "wait_timeout",
-    "poll_interval",
-    "min_uptime",
-    "max_players",
-    "drain_timeout",
-    "on_busy",
-    "stopped_statuses",
-    "only_if_status",
-    "ignore_pending",
-    "confirm_only",
-    "max_read_age",
-    "canary",
-    "api_variant",
-    "rate_limit",
-)
+# The task parameters ControlRequest.from_params copies under their own name: those with a default,
+# the gates that have none, and the connection options the engine reads.
+_REQUEST_OPTIONS = tuple(DEFAULTS) + ("min_uptime", "max_players", "only_if_status", "api_variant", "rate_limit")
 
 
 class ControlRequest:
