@@ -7,7 +7,8 @@
 2. show the fleet as an inventory (ansible-inventory --graph on demo/fleet.gamepanel.yml);
 3. report the fleet's status (the ready playbook gamepanel.panel.status);
 4. run the rolling restart job, gamepanel.panel.restart_fleet (role gamepanel.panel.rolling_restart):
-   a canary server, then two at a time, skipping servers with players on, ending with its summary;
+   two at a time, the first batch's first restart alone as its canary, skipping servers with players
+   on, ending with its summary;
 5. report the status again;
 and always stop the emulator whatever happened (the harness also makes it exit when
 this process dies: it watches its stdin).
@@ -141,7 +142,7 @@ def main() -> int:
         run([playbook, "-i", str(INVENTORY), "gamepanel.panel.status"], env)
 
         banner(
-            "rolling restart: a canary, then two at a time, servers with players on skipped "
+            "rolling restart: two at a time, a canary first, servers with players on skipped "
             "(ansible-playbook gamepanel.panel.restart_fleet)"
         )
         run(

@@ -16,7 +16,7 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import COLLECTION_VERSION
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles, key_for_token
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import report_pages

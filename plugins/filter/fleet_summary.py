@@ -41,13 +41,17 @@ def fleet_summary(hosts, hostvars, job="fleet job", batch=None):
             "fleet_summary expects the list of the play's hosts (ansible_play_hosts_all), not %r." % (hosts,)
         )
     by_result = dict((result, []) for result in RESULTS)
-    not_reached = []
+    not_reached, canaries, paces = [], [], []
     for host in hosts:
         outcome = _outcome(hostvars, host)
         if outcome is None:
             not_reached.append(host)
             continue
         by_result.setdefault(outcome["result"], []).append((host, outcome))
+        if outcome.get("canary") and outcome["canary"] not in canaries:
+            canaries.append(outcome["canary"])  # what the task said of its canary, once per task
+        if outcome.get("pace") and outcome["pace"] not in paces:
+            paces.append(outcome["pace"])
 
     counts = dict((result, len(entries)) for result, entries in by_result.items())
     counts["not_reached"] = len(not_reached)
@@ -56,7 +60,9 @@ def fleet_summary(hosts, hostvars, job="fleet job", batch=None):
     headline = ", ".join(
         "%d %s" % (count, result) for result, count in counts.items() if count and result != "not_reached"
     )
-    lines = ["%s: %d server(s): %s" % (job, len(hosts), headline or "none processed")]
+    lines = ["%s: %d server(s): %s" % (job, len(hosts), headline or "none processed")] + canaries
+    if paces:
+        lines.append("Requests %s." % " and ".join(paces))
     for result, entries in by_result.items():
         if not entries:
             continue

@@ -83,6 +83,21 @@ options:
     type: float
     default: 30
     version_added: 1.0.0
+  canary:
+    description:
+      - With O(ids), how many servers to send alone first, and to confirm, before any other action is sent.
+      - The canary is the first servers of O(ids), in the order given, that the task will really act on when read
+        (a server a gate holds back, or that O(min_uptime) counts as restarted, is never the canary). The task
+        decides every server first, sends the canary and waits for it to show the requested state; the other actions
+        follow, on reads made again when the wait made theirs older than O(max_read_age).
+      - When a canary does not come back within O(wait_timeout), nothing else is sent, and the task fails naming it;
+        the other servers are reported skipped (not sent). When fewer servers are free to send, the first whose
+        players leave during O(drain_timeout) completes the canary. When no server is to be sent, nothing is sent.
+        RV(canary) says which it was.
+      - V(0) sends every action as soon as its server is decided. Needs O(wait=true).
+    type: int
+    default: 0
+    version_added: 1.0.0
   state:
     description:
       - V(started) queues a start unless the status is C(online).
@@ -292,7 +307,8 @@ EXAMPLES = r"""
       loop: [mc-01, mc-02]
 
 # Many servers in one task: one process reads the fleet, sends at the token's rate and confirms
-# with list reads (no fork per server). Its result has a line per server in "servers".
+# with list reads (no fork per server). Its result has a line per server in "servers". The
+# first Minecraft server the task acts on is restarted alone and confirmed first (the canary).
 - name: Restart the Minecraft servers of the inventory in one task
   hosts: localhost
   gather_facts: false
@@ -302,6 +318,7 @@ EXAMPLES = r"""
         ids: "{{ groups['game_minecraft'] | map('extract', hostvars, 'gamepanel_id') | list }}"
         state: restarted
         min_uptime: 3600
+        canary: 1
       register: minecraft
 
     - name: Show what happened to each
@@ -494,12 +511,39 @@ summary:
       description: Servers whose decision relied on a ledger entry.
       type: int
   sample: {total: 60, changed: 58, unchanged: 1, skipped: 1, failed: 0, converged: 58, pending: 0}
+canary:
+  description: With O(ids) and O(canary) above 0, the canary the task sent, or null without O(canary).
+  returned: with O(ids)
+  type: dict
+  contains:
+    ids:
+      description: The canary's servers (in check mode, those it would be), empty when no server was to be sent.
+      type: list
+      elements: str
+      sample: [srv-00002]
+    confirmed:
+      description: True when every canary came back before anything else was sent, false when one did not (and
+        nothing else was sent), null when no canary was sent.
+      type: bool
+    msg:
+      description: The same in a sentence.
+      type: str
+      sample: The canary (srv-00002) came back before anything else was sent.
 ledger:
   description:
     - With O(ids), each server's ledger entries by id, for the fleet roles to keep in each host's C(gamepanel_ledger)
       fact (one host's facts never hold a whole fleet's).
   returned: with O(ids)
   type: dict
+pace:
+  description:
+    - How the task's requests were paced, in words, for example C(paced at 120 requests a minute (rate_limit)), or
+      C(not paced (rate_limit 0)).
+    - When the panel's rate-limit headers (C(X-RateLimit-Limit), C(RateLimit-Limit)) announce another limit for the
+      token, the task also warns, once, with the number to set.
+  returned: always, except when the connection options are invalid
+  type: str
+  sample: paced at 120 requests a minute (rate_limit)
 panel:
   description:
     - The panel the task talked to. With a server's C(id) it identifies that server across jobs and tokens
@@ -548,8 +592,8 @@ diff:
     after: {status: online}
 """
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import run_task_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL, server_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL, run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_control
 
 
 # Two ways this task runs, one implementation (module_utils/entry/specs.py, server_control):

@@ -200,6 +200,15 @@ pending:
           stopped before it learned the answer).
       type: str
       sample: queued
+pace:
+  description:
+    - How the task's requests were paced, in words, for example C(paced at 120 requests a minute (rate_limit)), or
+      C(not paced (rate_limit 0)).
+    - When the panel's rate-limit headers (C(X-RateLimit-Limit), C(RateLimit-Limit)) announce another limit for the
+      token, the task also warns, once, with the number to set.
+  returned: always, except when the connection options are invalid
+  type: str
+  sample: paced at 120 requests a minute (rate_limit)
 panel:
   description:
     - The panel the task talked to. With a server's C(id) it identifies that server across jobs and tokens
@@ -239,8 +248,8 @@ status:
   sample: 404
 """
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import run_task_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_INFO, server_info
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_INFO, run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_info
 
 
 # Two ways this task runs, one implementation (module_utils/entry/specs.py, server_info):

@@ -43,7 +43,7 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import HAS_REQUESTS
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import TaskFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 
 display = Display()

@@ -35,10 +35,8 @@ from __future__ import annotations
 
 import time
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import is_open, public_view
-
-ONLINE = "online"
-DEFAULT_STOPPED_STATUSES = ("offline", "stopped")
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import is_open, public_view
 
 ADDED = "added"
 REMOVED = "removed"
@@ -241,7 +239,7 @@ class StartBatches(object):
         }
 
 
-class FleetWatch(object):
+class FleetChanges(object):
     """Follows the fleet read after read and says what changed.
 
     ``observe(servers, seen_at, entries)`` takes one successful fleet read (normalised server

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import check_base_url
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import ALL_SERVERS_GROUP
 
 CONNECTION_VARIABLE = "gamepanel_connection"
 TOKEN_VARIABLE = "gamepanel_api_token"
 # The inventory group that carries CONNECTION_VARIABLE (every host of the inventory is in it).
-FLEET_GROUP = "gamepanel"
 # The connection options the inventory hands on: every shared option but the token.
 CONNECTION_KEYS = (
     "base_url",
@@ -66,7 +66,7 @@ def host_variables(templar, task_vars):
     for name in (CONNECTION_VARIABLE, TOKEN_VARIABLE):
         if name in task_vars:
             variables[name] = templar.template(task_vars[name])
-    fleet_hosts = (task_vars.get("groups") or {}).get(FLEET_GROUP) or ()
+    fleet_hosts = (task_vars.get("groups") or {}).get(ALL_SERVERS_GROUP) or ()
     hostvars = task_vars.get("hostvars")
     if CONNECTION_VARIABLE not in variables and fleet_hosts and hostvars is not None:
         connection = hostvars[fleet_hosts[0]].get(CONNECTION_VARIABLE)

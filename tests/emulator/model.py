@@ -157,6 +157,8 @@ class Settings:
     rate_limits: dict[str, int] = dataclasses.field(default_factory=default_rate_limits)
     # Which minute the rate limits count: "sliding" (the last 60 s) or "fixed" (the calendar minute).
     rate_limit_window: str = "sliding"
+    # Whether every answer to a token carries its plan's limit (X-RateLimit-Limit), as some panels do.
+    rate_limit_headers: bool = False
     fast_restart: bool = False
     player_churn: bool = False
     seed: int = 0

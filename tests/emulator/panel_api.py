@@ -134,6 +134,8 @@ async def handle(request: web.Request) -> web.StreamResponse:
         # The client went away before its body was read (its timeout ran out during an injected
         # delay): nothing was queued and nobody is left to answer, which is no error of the panel.
         return web.Response(status=499)
+    if state.settings.rate_limit_headers:
+        _announce_limit(state, token, response)
     if state.faults and call.is_action and response.status == 202:
         # Only an action that really was queued meets an "after" fault.
         answer = await _inject(request, state, call, "after")
@@ -194,6 +196,14 @@ def _fault_answer(request: web.Request, state: PanelState, fault: Fault) -> web.
     if fault.retry_after is not None:
         response.headers["Retry-After"] = fault.retry_after
     return _counted(state, response)
+
+
+def _announce_limit(state: PanelState, token: Token | None, response: web.Response) -> None:
+    """The token's limit a minute in the answer (settings rate_limit_headers), for a token of a plan that has one."""
+    account = state.accounts.get(token.account) if token is not None else None
+    limit = state.settings.rate_limits.get(account.plan) if account is not None else None
+    if limit is not None:
+        response.headers["X-RateLimit-Limit"] = str(limit)
 
 
 def _check_rate_limit(state: PanelState, token_name: str, account: Account) -> None:

@@ -53,7 +53,7 @@ def updated_settings(current: Settings, updates: dict[str, t.Any]) -> Settings:
             result.rate_limit_window = value
         elif key == "page_size":
             result.page_size = require_int(value, key, minimum=1)
-        elif key in ("retry_after", "fast_restart", "player_churn"):
+        elif key in ("retry_after", "fast_restart", "player_churn", "rate_limit_headers"):
             setattr(result, key, require_bool(value, key))
         elif key == "seed":
             result.seed = require_int(value, key)

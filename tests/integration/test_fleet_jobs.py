@@ -96,6 +96,21 @@ def moment(text):
     return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
+def queued_at(server):
+    return moment(server["history"][-1]["queued_at"])
+
+
+def back_online(server):
+    """When the server's last action had it online again: applied by its agent, then stop_time + boot_time."""
+    return moment(server["history"][-1]["applied_at"]) + datetime.timedelta(
+        seconds=server["stop_time"] + server["boot_time"]
+    )
+
+
+def servers_by_id(control):
+    return {server["id"]: server for server in control.state()["servers"]}
+
+
 # -- a fleet of 24 ----------------------------------------------------------------------------
 
 
@@ -146,18 +161,14 @@ def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
     assert set(counters["restarts"]) == eligible and set(counters["restarts"].values()) == {1}
     assert set(posts(counters)) == eligible  # offline and busy servers got no request to act
 
-    # canary of one, then batches of five
+    # batches of five, the first with its canary (srv-00001, the first host) sent and back first
     groups = batches(run)
-    assert [len(group) for group in groups] == [1, 5, 5, 5, 5, 3]
+    assert [len(group) for group in groups] == [5, 5, 5, 5, 4]
     # no server of a batch queued before every server of the batches before it was back online:
     # applied by its agent, then stop_time + boot_time of the emulator's clock
-    state = {server["id"]: server for server in fleet.control.state()["servers"]}
-
-    def back_online(server):
-        return moment(server["history"][-1]["applied_at"]) + datetime.timedelta(
-            seconds=server["stop_time"] + server["boot_time"]
-        )
-
+    state = servers_by_id(fleet.control)
+    canary = state["srv-00001"]
+    assert all(queued_at(state[host]) >= back_online(canary) for host in groups[0][1:] if host in eligible)
     converged = None
     for group in groups:
         restarted = [state[host] for host in group if host in eligible]
@@ -172,6 +183,8 @@ def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
     assert all(found[host]["result"] == "skipped" and "offline" in found[host]["reason"] for host in offline)
     lines = summary(run, "Summary of the rolling restart")
     assert lines[0] == "rolling_restart: 24 server(s): 3 skipped, 21 restarted"
+    assert lines[1] == "The canary (srv-00001) came back before anything else was sent."
+    assert found["srv-00001"]["canary"] == lines[1] and "canary" not in found["srv-00006"]  # the first batch only
     # no host failed: one host per batch looked at the fail step, not each host
     assert [len(hosts) for hosts in fail_step_hosts(run)] == [1] * len(groups)
     # the ready playbook gives the role run_once: ansible-core's argument check ran once per batch
@@ -187,19 +200,47 @@ def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
 
 
 def test_restart_fleet_with_every_default_sends_a_canary_then_the_rest_and_spares_players(ansible, fleet):
+    for server_id in ("srv-00001", "srv-00002"):  # the first hosts are busy: the canary is the first one restarted
+        fleet.control.set_server(server_id, players=4)
     run = fleet_run(ansible, fleet, "restart_fleet")  # only the poll interval is shortened
     assert run.rc == 0, run.describe()
     counters = fleet.control.counters()
-    offline, busy = {"srv-00010", "srv-00020"}, "srv-00004"
-    eligible = {"srv-%05d" % number for number in range(1, FLEET_SIZE + 1)} - offline - {busy}
+    offline, busy = {"srv-00010", "srv-00020"}, {"srv-00001", "srv-00002", "srv-00004"}
+    eligible = {"srv-%05d" % number for number in range(1, FLEET_SIZE + 1)} - offline - busy
     assert counters["restarts"] == dict.fromkeys(eligible, 1)
-    assert set(posts(counters)) == eligible  # the server with players on got no request to act
-    assert [len(group) for group in batches(run)] == [1, FLEET_SIZE - 1]  # a canary, then the rest at once
+    assert posts(counters) == dict.fromkeys(eligible, 1)  # the servers with players on got no request to act
+    assert [len(group) for group in batches(run)] == [FLEET_SIZE]  # one batch
+    state = servers_by_id(fleet.control)
+    canary = state["srv-00003"]
+    assert all(queued_at(state[server_id]) >= back_online(canary) for server_id in eligible - {"srv-00003"})
     found = outcomes(run)
-    assert found[busy]["result"] == "skipped"
-    assert found[busy]["reason"] == "5 players online, more than rolling_restart_max_players (0): left alone"
+    assert found["srv-00004"]["result"] == "skipped"
+    assert found["srv-00004"]["reason"] == "5 players online, more than rolling_restart_max_players (0): left alone"
     lines = summary(run, "Summary of the rolling restart")
+    assert lines[1:3] == [
+        "The canary (srv-00003) came back before anything else was sent.",
+        "Requests paced at 120 requests a minute (rate_limit).",
+    ]
     assert "  srv-00004: 5 players online, more than rolling_restart_max_players (0): left alone" in lines
+
+
+def test_restart_fleet_sends_nothing_else_when_the_canary_does_not_come_back(ansible, fleet):
+    fleet.control.disconnect("srv-00001")  # the canary's agent is gone: its restart stays queued
+    run = fleet_run(ansible, fleet, "restart_fleet", rolling_restart_wait_timeout=3)
+    assert run.rc == 2, run.describe()
+    counters = fleet.control.counters()
+    assert posts(counters) == {"srv-00001": 1} and counters["restarts"] == {}
+    found = outcomes(run)
+    assert found["srv-00001"]["result"] == "failed" and QUEUED_MESSAGE in found["srv-00001"]["reason"]
+    not_sent = "Not sent: the canary (srv-00001) did not come back, so nothing else was sent."
+    assert found["srv-00002"] == dict(found["srv-00002"], result="skipped", reason=not_sent)
+    lines = summary(run, "Summary of the rolling restart")
+    assert lines[:2] == [
+        "rolling_restart: 24 server(s): 1 failed, 23 skipped",
+        "The canary (srv-00001) did not come back: nothing else was sent.",
+    ]
+    failed = dict(role_results(run, "Fail the hosts whose restart failed"))["srv-00001"]
+    assert failed["failed"] and QUEUED_MESSAGE in failed["msg"]
 
 
 def test_restart_fleet_restarts_servers_with_players_only_when_told(ansible, fleet):
@@ -238,21 +279,20 @@ def test_a_deferred_restart_fails_its_host_and_stops_the_rollout(ansible, fleet)
     counters = fleet.control.counters()
 
     groups = batches(run)
-    assert len(groups) == 2 and "srv-00003" in groups[1], groups
-    reached = set(groups[0]) | set(groups[1])
-    assert set(posts(counters)) == reached  # nothing after the failed batch
+    assert groups == [["srv-00001", "srv-00002", "srv-00003", "srv-00004", "srv-00005"]]
+    assert set(posts(counters)) == set(groups[0])  # nothing after the failed batch
     assert counters["actions_applied"].get("srv-00003", 0) == 0
 
     found = outcomes(run)
     assert found["srv-00003"]["result"] == "failed" and QUEUED_MESSAGE in found["srv-00003"]["reason"]
     lines = summary(run, "Summary of the rolling restart")
-    assert lines[0].startswith("rolling_restart: 24 server(s): 1 failed, 5 restarted"), lines
+    assert lines[0].startswith("rolling_restart: 24 server(s): 1 failed, 4 restarted"), lines
     assert any(line.startswith("  srv-00003: ") and QUEUED_MESSAGE in line for line in lines)
-    assert any(line.startswith("not reached (18): ") for line in lines)
+    assert any(line.startswith("not reached (19): ") for line in lines)
     failed = dict(role_results(run, "Fail the hosts whose restart failed"))["srv-00003"]
     assert failed["failed"] and QUEUED_MESSAGE in failed["msg"]
-    # the batch with the failure ran the fail step on each of its hosts; the canary's, on one
-    assert [len(hosts) for hosts in fail_step_hosts(run)] == [1, len(groups[1])]
+    # the batch with the failure ran the fail step on each of its hosts
+    assert [len(hosts) for hosts in fail_step_hosts(run)] == [len(groups[0])]
 
 
 def test_a_server_stopped_since_the_inventory_was_read_is_not_started(ansible, fleet):

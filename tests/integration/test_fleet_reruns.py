@@ -132,6 +132,8 @@ def test_check_mode_says_what_each_job_would_do_and_sends_nothing(ansible, emula
         "reason": "would be restarted (check mode)",
         "elapsed": outcomes(run)["mc-02"]["elapsed"],
         "pending": None,
+        "canary": "Check mode: the canary would be mc-02.",
+        "pace": "paced at 120 requests a minute (rate_limit)",
     }
     run = job(ansible, "ensure_online", extra_vars={"target": "mc-03"}, inventory=INVENTORY, check=True)
     assert run.rc == 0, run.describe()

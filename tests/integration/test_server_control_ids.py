@@ -69,6 +69,47 @@ def test_busy_servers_are_skipped_and_the_others_restarted(ansible, emulator):
     assert (posts(emulator, "mc-01"), posts(emulator, "rust-01"), posts(emulator, "ark-01")) == (0, 0, 1)
 
 
+def test_the_canary_is_the_first_server_sent_to_and_comes_back_before_the_rest_is_sent(ansible, emulator):
+    # mc-01 and rust-01 have players on: the canary is ark-01, the first of ids the task acts on
+    ids = ["mc-01", "rust-01", "ark-01", "mc-02"]
+    result = control(ansible, ids=ids, state="restarted", max_players=0, canary=1)
+    assert result["canary"] == dict(
+        ids=["ark-01"], confirmed=True, msg="The canary (ark-01) came back before anything else was sent."
+    )
+    assert [posts(emulator, server_id) for server_id in ids] == [0, 0, 1, 1]
+    history = dict((server["id"], server["history"]) for server in emulator.control.state()["servers"])
+    assert history["mc-02"][-1]["queued_at"] > history["ark-01"][-1]["applied_at"]
+
+
+def test_with_no_server_to_send_the_canary_sends_nothing(ansible, emulator):
+    result = control(ansible, ids=["mc-01", "rust-01"], state="restarted", max_players=0, canary=1)
+    assert result["changed"] is False
+    assert result["canary"]["ids"] == [] and result["canary"]["msg"].startswith("No server was to be sent")
+    assert sum(emulator.control.counters()["posts"].values()) == 0
+
+
+def test_a_canary_whose_agent_is_gone_stops_the_task_before_anything_else_is_sent(ansible, emulator):
+    emulator.control.disconnect("mc-02")
+    failed = control(ansible, ids=["mc-02", "ark-01"], state="restarted", wait_timeout=2, canary=1, expect_failure=True)
+    assert failed["msg"].startswith("1 of 2 servers failed: mc-02: ")
+    assert failed["msg"].endswith("The canary (mc-02) did not come back: nothing else was sent.")
+    assert lines(failed)["ark-01"]["skipped_reason"].startswith("Not sent: the canary (mc-02) did not come back")
+    assert (posts(emulator, "mc-02"), posts(emulator, "ark-01")) == (1, 0)
+
+
+def test_the_pace_is_said_and_a_limit_the_panel_announces_is_warned_of_once(ansible, emulator):
+    emulator.control.settings(rate_limit_headers=True)  # the Team token's 600, where rate_limit is left at 120
+    result = control(ansible, ids=["mc-02", "ark-01"], state="restarted")
+    assert result["pace"] == "paced at 120 requests a minute (rate_limit)"
+    said = [warning for warning in result.get("warnings", []) if "rate-limit headers" in warning]
+    assert len(said) == 1 and "allow this token 600 requests a minute, but rate_limit is 120" in said[0]
+    assert "set rate_limit: 600" in said[0]
+    emulator.control.reset()
+    quiet = control(ansible, ids=["mc-02"], state="restarted")  # the panel announces nothing: nothing to say
+    assert quiet["pace"] == "paced at 120 requests a minute (rate_limit)"
+    assert not any("rate-limit headers" in warning for warning in quiet.get("warnings", []))
+
+
 def test_a_deferred_agent_fails_its_server_only_and_a_rerun_sends_nothing_again(ansible, emulator):
     emulator.control.disconnect("mc-02")
     first = control(ansible, ids=["mc-02", "ark-01"], state="restarted", wait_timeout=2, expect_failure=True)

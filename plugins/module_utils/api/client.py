@@ -24,7 +24,12 @@ import traceback
 from urllib.parse import quote, urljoin, urlsplit
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api import errors
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.ratelimit import SharedBudget
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.ratelimit import (
+    SharedBudget,
+    announced_limit,
+    limit_warning,
+    pace_words,
+)
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.retry import Deadline, RetryPolicy, SystemClock
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import SUBRESOURCES, normalize_server
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import key_for_token
@@ -162,7 +167,7 @@ def _scrubbed(method):
     return wrapper
 
 
-# The connection options' defaults, written once: the argument spec (entry/runner.py) and PanelClient
+# The connection options' defaults, written once: the argument spec (entry/connection.py) and PanelClient
 # read them here; the doc fragment (doc_fragments/panel.py) shows them, and a unit test keeps it in step.
 CONNECTION_DEFAULTS = {"request_timeout": 30.0, "rate_limit": 120, "retry_timeout": 60.0}
 
@@ -253,6 +258,8 @@ class PanelClient(object):
         if rate_limit is not None and int(rate_limit) < 0:
             raise errors.PanelError("rate_limit must be a number of requests per minute, or 0 for no pacing.")
         self.clock = clock or SystemClock()
+        self.rate_limit = int(rate_limit or 0)
+        self._limit_said = False  # whether the warning about the panel's announced limit was given
         self._session = session if session is not None else requests.Session()
         # The name of this token's shared state (state/files.py); the token itself stays here.
         self.state_key = key_for_token(self._token.reveal())
@@ -426,7 +433,7 @@ class PanelClient(object):
             raise errors.PanelApiError(
                 "The panel's answer to %s is not a server: an object with keys %s. "
                 "This does not look like the panel's API. %s"
-                % (what, _keys(raw), errors.check_base_url(self._base_url_hint)),
+                % (what, _keys(raw), errors.base_url_advice(self._base_url_hint)),
                 server_id=server_id,
             )
         server = _normalize(raw, what)
@@ -535,7 +542,20 @@ class PanelClient(object):
         observe = getattr(self._budget, "observe", None)  # the rate-limit headers (and 429s) correct the budget
         if observe is not None:
             observe(response.status_code, response.headers)
+        self._compare_limit(response.headers)
         return response
+
+    def _compare_limit(self, headers):
+        """Warn once when the panel announces a limit for the token other than rate_limit (pacing on)."""
+        announced = announced_limit(headers) if self.rate_limit > 0 and not self._limit_said else None
+        if announced is not None and announced != self.rate_limit:
+            self._limit_said = True
+            self.warnings.append(limit_warning(announced, self.rate_limit))
+
+    @property
+    def pace(self):
+        """The pace of this client's requests, in words (the tasks' ``pace`` return value)."""
+        return pace_words(self.rate_limit)
 
     def _json(self, response, what, required=True):
         """The decoded body; None for an empty body unless ``required``."""
@@ -544,7 +564,7 @@ class PanelClient(object):
                 raise errors.PanelApiError(
                     "The panel answered %s with an empty body (HTTP %s); JSON was expected. "
                     "This does not look like the panel's API. %s"
-                    % (what, response.status_code, errors.check_base_url(self._base_url_hint)),
+                    % (what, response.status_code, errors.base_url_advice(self._base_url_hint)),
                     status=response.status_code,
                 )
             return None
@@ -558,7 +578,7 @@ class PanelClient(object):
                     response.status_code,
                     errors.excerpt(response.headers.get("Content-Type", "not given")),
                     errors.excerpt(response.content),
-                    errors.check_base_url(self._base_url_hint),
+                    errors.base_url_advice(self._base_url_hint),
                 ),
                 status=response.status_code,
             )
@@ -601,7 +621,7 @@ def _server_list(body, what):
             return lists[0]
     raise errors.PanelApiError(
         "The panel's answer to %s holds no list of servers (got %s). This does not look "
-        "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url())
+        "like the panel's API. %s" % (what, _describe_shape(body), errors.base_url_advice())
     )
 
 
@@ -615,7 +635,7 @@ def _server_object(body, what):
         return body
     raise errors.PanelApiError(
         "The panel's answer to %s is not a server object (got %s). This does not look "
-        "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url())
+        "like the panel's API. %s" % (what, _describe_shape(body), errors.base_url_advice())
     )
 
 

@@ -185,6 +185,39 @@ def _recent(stamps, now):
 
 
 _COMBINED_FIELD = re.compile(r"(remaining|reset)\s*=\s*([0-9.]+)", re.IGNORECASE)
+_COMBINED_LIMIT = re.compile(r"(?:^|[,;\s])limit\s*=\s*([0-9.]+)", re.IGNORECASE)
+
+
+def announced_limit(headers):
+    """The requests a minute the panel says the token may make (its rate-limit headers), or None when it says nothing."""
+    limit = _header_number(headers, ("X-RateLimit-Limit", "RateLimit-Limit"))
+    if limit is None:
+        found = _COMBINED_LIMIT.search(headers.get("RateLimit") or "")
+        limit = _to_number(found.group(1)) if found else None
+    return int(limit) if limit else None
+
+
+def pace_words(rate_limit):
+    """How the requests of a task are paced, in the words its result and the fleet jobs' summary use."""
+    if not rate_limit or rate_limit <= 0:
+        return "not paced (rate_limit 0)"
+    return "paced at %d requests a minute (rate_limit)" % rate_limit
+
+
+def limit_warning(announced, rate_limit):
+    """What to tell a user whose rate_limit differs from the limit the panel announces for the token."""
+    if announced > rate_limit:
+        advice = "set rate_limit: %d to use all of it, or keep %d on purpose to leave the rest to other tools" % (
+            announced,
+            rate_limit,
+        )
+    else:
+        advice = "set rate_limit: %d (or less), or the panel refuses the requests beyond it (429)" % announced
+    return (
+        "The panel's rate-limit headers allow this token %d requests a minute, but rate_limit is %d, so the "
+        "requests are paced at %d: %s (the inventory file, GAMEPANEL_RATE_LIMIT or module_defaults)."
+        % (announced, rate_limit, rate_limit, advice)
+    )
 
 
 def rate_limit_headers(headers, now):

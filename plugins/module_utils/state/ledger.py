@@ -8,24 +8,16 @@ so a re-run cannot learn from the panel alone whether an action it is about to s
 already queued.  Every action the collection sends is therefore written here first, and
 every decision of server_control looks here before it trusts the read.
 
-An entry is one action on one server of one panel, with a state:
-
-* ``sending``: written before the POST; a process that dies before it knows the answer
-  leaves it so, and nobody can tell whether the panel has it.
-* ``queued``: the panel accepted the POST.
-* ``may_be_queued``: the POST went out and its answer was lost.
-* ``done``: a read proved the outcome.
-
-The first three are *open*: an open entry for the same server and action means the
-action is not sent again.  Entries of any state are forgotten after ``horizon`` seconds
+An entry is one action on one server of one panel, in one of the states of
+rules/entry_states.py (``sending``, ``queued``, ``may_be_queued``, ``done``; the first three
+are *open*: the action is not sent again).  Entries of any state are forgotten after ``horizon`` seconds
 (DEFAULT_HORIZON, or $GAMEPANEL_LEDGER_HORIZON), counted from when they were queued.
 
 Keyed by the panel, never by the token: what an entry records (an action on a server of a
 panel) does not depend on the credential that sent it, so a run with a rotated token, or a CI
 job's token beside an operator's, sees every entry.  Server ids are the panel's own, so the
 entries of two accounts on one panel cannot collide.  (The rate budget stays per token, as the
-panel counts it.)  Entries of the earlier layout, kept per token, are moved over once
-(state/ledger_upgrade.py).
+panel counts it.)
 
 Storage: BUCKETS files of the panel's StateFiles (``panel-<hash>.ledger.00`` to ``.ledger.31``;
 a server's entries are all in the one its id hashes to), each written durably (a new file renamed over
@@ -49,14 +41,8 @@ from __future__ import annotations
 import hashlib
 import os
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import SENDING, STATES, is_open
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import DamagedFile, StateFiles
-
-SENDING = "sending"
-QUEUED = "queued"
-MAY_BE_QUEUED = "may_be_queued"
-DONE = "done"
-STATES = (SENDING, QUEUED, MAY_BE_QUEUED, DONE)
-OPEN_STATES = (SENDING, QUEUED, MAY_BE_QUEUED)
 
 # A week: long enough that a queued action waiting for an agent that is away over a
 # weekend, or a nightly job's next run, still finds it.
@@ -65,13 +51,6 @@ HORIZON_ENV = "GAMEPANEL_LEDGER_HORIZON"
 
 LEDGER_KIND = "ledger"
 BUCKETS = 32
-
-# The host fact that carries a host's entries to the next job where jobs share no disk
-# (AWX keeps facts between jobs; so does Ansible's jsonfile fact cache).
-LEDGER_FACT = "gamepanel_ledger"
-
-# The fields of an entry that server_info and the fleet report show.
-PUBLIC_FIELDS = ("id", "action", "queued_at", "state")
 
 
 # What a task says when the ledger cannot be kept: the why, then what to do.
@@ -103,15 +82,6 @@ def horizon_from_environment():
 
 def entry_key(panel, server_id, action):
     return "%s|%s|%s" % (panel, server_id, action)
-
-
-def is_open(entry):
-    return entry.get("state") in OPEN_STATES
-
-
-def public_view(entry):
-    """What a user sees of an entry: id, action, queued_at, state."""
-    return dict((field, entry.get(field)) for field in PUBLIC_FIELDS)
 
 
 def merged_entries(*lists):
@@ -177,17 +147,9 @@ class Ledger(object):
 
     @classmethod
     def for_client(cls, client, horizon=None, directory=None):
-        """The ledger of ``client``'s panel, in the state directory the rate budget uses.
-
-        Entries that the token-keyed layout of earlier releases holds for this panel are moved over first.
-        """
-        # imported here: the upgrade builds on this class
-        from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger_upgrade import move_token_buckets
-
+        """The ledger of ``client``'s panel, in the state directory the rate budget uses."""
         panel = panel_of(client)
-        ledger = cls(StateFiles(panel_key(panel), directory, probe=LEDGER_KIND + ".lock"), panel, client.clock, horizon)
-        move_token_buckets(ledger)
-        return ledger
+        return cls(StateFiles(panel_key(panel), directory, probe=LEDGER_KIND + ".lock"), panel, client.clock, horizon)
 
     def warnings(self):
         """What every task using this ledger must say: that it is off (and why), and the files set aside."""

@@ -110,6 +110,15 @@ def test_retry_after_can_be_switched_off(live, control):
     assert reply.error_code == "rate_limited"
 
 
+def test_answers_announce_the_plans_limit_only_when_asked(live, control):
+    assert "X-RateLimit-Limit" not in live.get("/servers/mc-01", token=OWNER).headers
+    control.settings(rate_limit_headers=True)
+    assert live.get("/servers/mc-01", token=OWNER).headers["X-RateLimit-Limit"] == "600"
+    assert live.get("/servers/pro-01", token=PRO).headers["X-RateLimit-Limit"] == "120"
+    assert live.get("/servers/nope", token=OWNER).headers["X-RateLimit-Limit"] == "600"  # on a refusal too
+    assert "X-RateLimit-Limit" not in live.get("/servers/mc-01", token="gp-unknown").headers
+
+
 def test_a_rate_limited_post_queues_nothing(live, still):
     still.settings(rate_limits={"team": 1})
     assert live.get("/servers", token=OWNER).status == 200

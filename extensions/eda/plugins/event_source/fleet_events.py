@@ -162,7 +162,7 @@ _loaded.make_importable(os.path.normpath(_COLLECTION_DIR))
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError, redact  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch  # noqa: E402
@@ -212,7 +212,7 @@ def connection_params(args, environ=None, inventory_options=None):
     GAMEPANEL_* variables, else defaults.
 
     The names, types, defaults and environment variables are those of every module
-    (``module_utils.entry.runner.panel_argument_spec``); the inventory file comes before the environment
+    (``module_utils.entry.connection.panel_argument_spec``); the inventory file comes before the environment
     as it does for the inventory plugin reading that file.
     """
     environ = os.environ if environ is None else environ
@@ -265,7 +265,7 @@ def _safe_group_name():
     return to_safe_group_name
 
 
-class FleetWatcher(object):
+class FleetEventSource(object):
     """What ``main`` runs: reads the fleet through the collection's client and turns changes into events."""
 
     def __init__(self, args, environ=None, client=None, rng=None, argv=None):
@@ -324,7 +324,7 @@ class FleetWatcher(object):
         # The incident record stays with the token's state, where the fleet report reads it.
         self.files = StateFiles(client.state_key)
         self.memory_record = eda_watch.IncidentRecord(panel=self.ledger.panel)
-        self.watch = eda_watch.FleetWatch(
+        self.changes = eda_watch.FleetChanges(
             statuses, found_stopped=_convert("found_stopped", args.get("found_stopped", True), "bool")
         )
         self.batches = eda_watch.StartBatches(statuses)
@@ -380,7 +380,7 @@ class FleetWatcher(object):
 
     def events_for(self, servers, entries, seen_at):
         """The events of one successful read, annotated with host, incidents and crash_looping."""
-        events = self.watch.observe(servers, seen_at, entries)
+        events = self.changes.observe(servers, seen_at, entries)
         if not events:
             return []
         filters = self.inventory_filters
@@ -522,7 +522,7 @@ class FleetWatcher(object):
                 if self.reads == 1:
                     LOGGER.info(
                         "fleet_events: baseline read (%d servers); changes from now on become events",
-                        len(self.watch.previous or ()),
+                        len(self.changes.previous or ()),
                     )
                 for event in events:
                     self.log_event(event)
@@ -535,7 +535,7 @@ class FleetWatcher(object):
 async def main(queue, args):
     """Entry point of ansible-rulebook: watch the fleet until cancelled."""
     try:
-        watcher = FleetWatcher(args)
+        watcher = FleetEventSource(args)
     except SettingsError as error:
         LOGGER.error("%s", error)
         raise

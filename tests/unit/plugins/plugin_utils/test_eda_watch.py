@@ -14,7 +14,7 @@ from ansible_collections.gamepanel.panel.plugins.plugin_utils.eda_watch import (
     REMOVED,
     RESTARTED,
     STATUS_CHANGED,
-    FleetWatch,
+    FleetChanges,
     IncidentRecord,
     action_fits,
     change_kind,
@@ -53,13 +53,13 @@ def entry(server_id, action, queued_at, state="queued", updated_at=None):
 
 
 def test_the_first_read_is_the_baseline_and_gives_no_event_without_found_stopped():
-    watch = FleetWatch(found_stopped=False)
+    watch = FleetChanges(found_stopped=False)
     assert watch.observe([server("a"), server("b", "offline", 0)], 10.0) == []
     assert watch.has_baseline
 
 
 def test_the_first_read_reports_stopped_servers_the_ledger_does_not_explain():
-    watch = FleetWatch()
+    watch = FleetChanges()
     read = [server("a"), server("b", "offline", 0), server("c", "stopped", 0), server("d", "offline", 0)]
     read.append(server("e", "maintenance", 0))
     # c: the collection stopped it; d: only a restart is queued, which is no reason to stay down
@@ -78,12 +78,12 @@ def test_the_first_read_reports_stopped_servers_the_ledger_does_not_explain():
 
 
 def test_a_stop_queued_after_the_first_read_does_not_explain_it():
-    events = FleetWatch().observe([server("b", "offline", 0)], 10.0, [entry("b", "stop", 11.0)])
+    events = FleetChanges().observe([server("b", "offline", 0)], 10.0, [entry("b", "stop", 11.0)])
     assert [event["kind"] for event in events] == [FOUND_STOPPED]
 
 
 def test_each_kind_of_change_gives_one_event():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a"), server("b"), server("c"), server("d")], 10.0)
     events = watch.observe(
         [server("a", "offline", 0), server("b", uptime=5), server("c", uptime=200), server("e")], 20.0
@@ -101,7 +101,7 @@ def test_each_kind_of_change_gives_one_event():
 
 
 def test_an_unchanged_server_gives_no_event_whatever_else_moved():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a")], 1.0)
     assert watch.observe([server("a", uptime=130, players={"current": 5, "max": 10}, cpu=50.0, name="x")], 2.0) == []
 
@@ -112,7 +112,7 @@ def test_an_uptime_that_goes_back_while_not_online_is_no_restart():
 
 
 def test_a_failed_read_is_not_observed_and_the_next_one_compares_with_the_last_good_one():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a")], 1.0)
     events = watch.observe([server("a", "offline", 0)], 50.0)
     assert len(events) == 1
@@ -120,7 +120,7 @@ def test_a_failed_read_is_not_observed_and_the_next_one_compares_with_the_last_g
 
 
 def test_a_stop_the_collection_queued_explains_the_server_going_down():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a")], 100.0)
     events = watch.observe([server("a", "stopping", 0)], 130.0, [entry("a", "stop", 110.0)])
     assert events[0]["expected"] is True and events[0]["expected_by"]["action"] == "stop"
@@ -129,7 +129,7 @@ def test_a_stop_the_collection_queued_explains_the_server_going_down():
 
 
 def test_an_entry_queued_after_the_read_or_over_before_the_previous_read_explains_nothing():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a")], 1000.0)
     late = [entry("a", "stop", 1031.0)]
     assert watch.observe([server("a", "offline", 0)], 1030.0, late)[0]["expected"] is False
@@ -139,7 +139,7 @@ def test_an_entry_queued_after_the_read_or_over_before_the_previous_read_explain
 
 
 def test_an_entry_of_another_server_or_action_explains_nothing():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a"), server("b")], 1.0)
     events = watch.observe(
         [server("a", "offline", 0), server("b", uptime=1)],
@@ -237,7 +237,7 @@ def _expected_changes(before, after):
 @settings(max_examples=300, deadline=None)
 @given(steps)
 def test_any_sequence_of_reads_gives_each_change_once_and_expected_only_with_a_matching_entry(sequence):
-    watch = FleetWatch(found_stopped=False)
+    watch = FleetChanges(found_stopped=False)
     last_good = None
     now = 1000.0
     for read, raw_entries, failed in sequence:

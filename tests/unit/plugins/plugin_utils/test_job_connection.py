@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import (
     CONNECTION_KEYS,

@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The fleet jobs' decision and outcome (filters fleet_plan and fleet_outcome): the words each host is given,
+"""The fleet jobs' decision and outcome (job_planning's plan and outcome, behind fleet_plans and fleet_outcomes):
+the words each host is given,
 and an action an earlier run had queued (server_control's ``pending``) named as such."""
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ import pytest
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcome import fleet_outcome
-from ansible_collections.gamepanel.panel.plugins.filter.fleet_plan import fleet_plan
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import outcome as fleet_outcome
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import plan as fleet_plan
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_summary import fleet_summary
 
 ROLLING = {
@@ -385,3 +386,64 @@ def test_every_outcome_of_a_batch_comes_from_its_server_line():
     assert whole["h1"]["outcome"] == dict(
         whole["h1"]["outcome"], result="failed", reason="The panel refused the token."
     )
+
+
+def test_a_step_that_failed_as_a_whole_fails_every_host_given_with_its_message():
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
+
+    # the role's rescue: no plan may exist yet, only the job's name for the host
+    found = fleet_outcomes({"web-1": {"job": "rolling_restart"}}, failure={"msg": "The read broke.", "elapsed": 2})
+    assert found == {
+        "web-1": {
+            "outcome": {"result": "failed", "reason": "The read broke.", "elapsed": 2.0, "pending": None},
+            "ledger": None,
+        }
+    }
+
+
+def test_the_canary_setting_reaches_the_task_and_the_outcomes_name_the_canary_and_the_pace_for_the_summary():
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
+
+    fleet = [server(uptime=90000), dict(server(uptime=90000), id="mc-02")]
+    hostvars = dict(
+        ("h%d" % number, {"gamepanel_id": "mc-0%d" % number, "gamepanel_status": "online"}) for number in (1, 2)
+    )
+    decided = fleet_plans(fleet, "rolling_restart", dict(ROLLING, canary="1"), hostvars, sorted(hostvars))
+    assert [group["control"]["canary"] for group in fleet_groups(decided)] == ["1"]
+    said = "The canary (mc-01) did not come back: nothing else was sent."
+    not_sent = "Not sent: the canary (mc-01) did not come back, so nothing else was sent."
+    line = dict(pending=None, status="online", uptime_seconds=90000, converged=None)
+    control = {
+        "results": [
+            {
+                "item": {"ids": ["mc-01", "mc-02"]},
+                "servers": [
+                    dict(
+                        line,
+                        id="mc-01",
+                        changed=True,
+                        skipped_reason=None,
+                        converged=False,
+                        msg="timed out",
+                        failed=True,
+                    ),
+                    dict(line, id="mc-02", changed=False, skipped_reason=not_sent, msg=None, failed=False),
+                ],
+                "canary": {"ids": ["mc-01"], "confirmed": False, "msg": said},
+                "pace": "paced at 120 requests a minute (rate_limit)",
+            }
+        ]
+    }
+    found = fleet_outcomes(decided, control)
+    assert found["h1"]["outcome"]["canary"] == said and found["h1"]["outcome"]["result"] == "failed"
+    assert "canary" not in found["h2"]["outcome"]
+    assert (found["h2"]["outcome"]["result"], found["h2"]["outcome"]["reason"]) == ("skipped", not_sent)
+    hostvars_after = dict((host, {"gamepanel_outcome": found[host]["outcome"]}) for host in found)
+    lines = fleet_summary(["h1", "h2"], hostvars_after, "rolling_restart")["lines"]
+    assert lines[:3] == [
+        "rolling_restart: 2 server(s): 1 failed, 1 skipped",
+        said,
+        "Requests paced at 120 requests a minute (rate_limit).",
+    ]

@@ -69,3 +69,21 @@ def test_the_state_files_hold_no_token(panel, tmp_path):
     for path in tmp_path.iterdir():
         assert TOKEN not in path.read_text()
         json.loads(path.read_text())
+
+
+def test_a_limit_the_panel_announces_other_than_rate_limit_is_warned_of_once(panel):
+    for unused in range(3):
+        panel.reply(200, json=SERVER, headers={"X-RateLimit-Limit": "600"})
+    client = panel.client(rate_limit=120)
+    for unused in range(3):
+        client.get_server("mc-01")
+    assert len(client.warnings) == 1 and "set rate_limit: 600" in client.warnings[0]
+    assert client.pace == "paced at 120 requests a minute (rate_limit)"
+
+
+@pytest.mark.parametrize("rate_limit, announced", [(600, "600"), (0, "600"), (120, None)])
+def test_no_warning_when_the_limits_agree_pacing_is_off_or_the_panel_says_nothing(panel, rate_limit, announced):
+    panel.reply(200, json=SERVER, headers={"X-RateLimit-Limit": announced} if announced else {})
+    client = panel.client(rate_limit=rate_limit)
+    client.get_server("mc-01")
+    assert client.warnings == []

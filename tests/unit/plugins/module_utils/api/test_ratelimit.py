@@ -21,6 +21,9 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.ratelimit impo
     COUNTED_SECONDS,
     WINDOW_SECONDS,
     SharedBudget,
+    announced_limit,
+    limit_warning,
+    pace_words,
     rate_limit_headers,
 )
 
@@ -371,3 +374,23 @@ def test_a_bounded_acquire_gives_up_without_taking_a_slot_or_sleeping_past_its_b
     assert len(stamps_in(tmp_path)) == 2  # giving up took no slot
     # A bound long enough for the window to free a slot waits for it, as without a bound.
     assert budget.acquire(max_wait=COUNTED_SECONDS + 1) == pytest.approx(COUNTED_SECONDS)
+
+
+def test_the_limit_a_panel_announces_in_any_header_form():
+    assert announced_limit({"X-RateLimit-Limit": "600"}) == 600
+    assert announced_limit({"RateLimit-Limit": "120, 120;w=60"}) == 120
+    assert announced_limit({"RateLimit": "limit=100, remaining=40, reset=7"}) == 100
+    assert announced_limit({"RateLimit": "remaining=40, reset=7"}) is None
+    assert announced_limit({"X-RateLimit-Limit": "many"}) is None
+    assert announced_limit({}) is None
+
+
+def test_the_pace_and_the_advice_in_words():
+    assert pace_words(120) == "paced at 120 requests a minute (rate_limit)"
+    assert pace_words(0) == "not paced (rate_limit 0)"
+    more = limit_warning(600, 120)
+    assert more.startswith(
+        "The panel's rate-limit headers allow this token 600 requests a minute, but rate_limit is 120"
+    )
+    assert "set rate_limit: 600 to use all of it" in more
+    assert "set rate_limit: 100 (or less), or the panel refuses the requests beyond it (429)" in limit_warning(100, 120)

@@ -10,13 +10,12 @@ import os
 import stat
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import ledger as ledger_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import (
-    bucket_kind,
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger, bucket_kind
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import (
     DONE,
     MAY_BE_QUEUED,
     QUEUED,
     SENDING,
-    Ledger,
     public_view,
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles

@@ -17,8 +17,9 @@ import pytest
 import yaml
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAuthError, PanelTransportError
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger, QUEUED
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import QUEUED
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
 
 SOURCE = "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events"
 TOKEN = "gp-secret-token-value-123"
@@ -104,7 +105,7 @@ def watcher(script, page_size=None, argv=(), **args):
     args.setdefault("api_token", TOKEN)
     # no client-side pacing unless a test asks for it: the budget share would stretch 0.01 s to seconds
     args.setdefault("rate_limit", 0)
-    return fleet_events.FleetWatcher(
+    return fleet_events.FleetEventSource(
         args, environ={}, client=FakeClient(script, page_size), rng=lambda: 0.5, argv=list(argv)
     )
 
@@ -149,9 +150,11 @@ def test_bad_settings_are_refused_at_start(args, words):
 
 def test_no_token_is_refused_at_start_without_a_panel():
     with pytest.raises(fleet_events.SettingsError, match="token"):
-        fleet_events.FleetWatcher({"base_url": "https://panel.example/api/v1"}, environ={})
+        fleet_events.FleetEventSource({"base_url": "https://panel.example/api/v1"}, environ={})
     with pytest.raises(fleet_events.SettingsError, match="interval"):
-        fleet_events.FleetWatcher({"interval": 0, "api_token": TOKEN, "base_url": "https://p.example/v1"}, environ={})
+        fleet_events.FleetEventSource(
+            {"interval": 0, "api_token": TOKEN, "base_url": "https://p.example/v1"}, environ={}
+        )
 
 
 def test_the_documentation_is_yaml_and_names_every_option():
@@ -404,7 +407,7 @@ def test_the_connection_and_host_naming_come_from_the_inventory_file_of_the_proc
     argv = ["ansible-rulebook", "-r", "gamepanel.panel.keep_online", "--inventory", str(inventory), "-v"]
     environment = {"GAMEPANEL_BASE_URL": "https://env.example/v1", "GAMEPANEL_RATE_LIMIT": "120"}
     with caplog.at_level(logging.INFO, logger="gamepanel.panel.fleet_events"):
-        source = fleet_events.FleetWatcher(
+        source = fleet_events.FleetEventSource(
             {"request_timeout": 3}, environ=dict(environment, GAMEPANEL_API_TOKEN=TOKEN), argv=argv
         )
     # the file before the environment, the source's own arguments before both
