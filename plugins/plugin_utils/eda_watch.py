@@ -76,9 +76,9 @@ NOT_SENT = "not_sent"
 START_FAILURES = {
     NOT_QUEUED: "the panel refused it, or it failed before the panel could queue it",
     ANSWER_LOST: "its answer was lost and the server is still down after retry_after",
-    NOT_APPLIED: "the panel queued it and the agent did not act on it within the hold",
+    NOT_APPLIED: "the panel queued it and the agent did not act on it within 15 minutes",
     DOWN_AGAIN: "it was confirmed, and the server is down again",
-    NOT_SENT: "no run sent it within the hold",
+    NOT_SENT: "no run sent it within 15 minutes",
 }
 
 # Why a server one read found down is not in its outage event (``held_back``).
@@ -395,35 +395,29 @@ class FleetWatch(object):
         return events
 
     def _event(self, kind, shown, before, after, entry, seen_at):
-        return server_event(kind, shown, before, after, entry, seen_at, self.stopped_statuses)
+        status = None if after is None else after.get("status")
+        return {
+            "kind": kind,
+            "id": shown.get("id"),
+            "name": shown.get("name"),
+            "game": shown.get("game"),
+            "status": status,
+            "previous_status": None if before is None else before.get("status"),
+            "uptime_seconds": None if after is None else after.get("uptime_seconds"),
+            "players": None if after is None else after.get("players"),
+            "stopped": status in self.stopped_statuses,
+            "expected": entry is not None,
+            "expected_by": public_view(entry) if entry is not None else None,
+            "start_failure": None,
+            "seen_at": seen_at,
+            "server": dict(shown),
+        }
 
     def start_failed(self, server, reason, seen_at):
         """The ``start_failed`` event of a server (its record as read now) whose start is over (``start_failure``)."""
         event = self._event(START_FAILED, server, server, server, None, seen_at)
         event["start_failure"] = reason
         return event
-
-
-def server_event(kind, shown, before, after, entry, seen_at, stopped_statuses=DEFAULT_STOPPED_STATUSES):
-    """One server's event: ``shown`` the record it shows, ``before``/``after`` the two reads (either None), ``entry`` the
-    ledger entry that explains it (None: unexpected)."""
-    status = None if after is None else after.get("status")
-    return {
-        "kind": kind,
-        "id": shown.get("id"),
-        "name": shown.get("name"),
-        "game": shown.get("game"),
-        "status": status,
-        "previous_status": None if before is None else before.get("status"),
-        "uptime_seconds": None if after is None else after.get("uptime_seconds"),
-        "players": None if after is None else after.get("players"),
-        "stopped": status in stopped_statuses,
-        "expected": entry is not None,
-        "expected_by": public_view(entry) if entry is not None else None,
-        "start_failure": None,
-        "seen_at": seen_at,
-        "server": dict(shown),
-    }
 
 
 class IncidentRecord(object):

@@ -41,38 +41,46 @@ def wait_for_reads(emulator, count):
     wait_until(lambda: fleet_reads(emulator) >= target, 30, "%d more fleet reads" % count)
 
 
+def crash_with_fault(rulebook, emulator, **fault):
+    """Start the rulebook, then make mc-01's start requests meet ``fault`` and crash mc-01; returns the rulebook."""
+    watcher = rulebook(emulator.live_url, VARIABLES)
+    watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
+    emulator.control.add_fault(method="POST", path=CONTROL, **fault)
+    emulator.control.set_server("mc-01", status="offline", uptime_seconds=0)
+    return watcher
+
+
+def last_word(emulator, watcher):
+    """After three more reads (nothing may be sent meanwhile): the counters and the output, the rulebook stopped."""
+    wait_for_reads(emulator, 3)
+    counters, output = emulator.control.counters(), watcher.output()
+    watcher.stop()
+    assert "gp-test-owner-control" not in output
+    return counters, output
+
+
 def test_a_start_the_panel_refused_is_sent_again_at_the_next_read(rulebook):
     with EmulatorProcess() as emulator:
         control = emulator.control
-        watcher = rulebook(emulator.live_url, VARIABLES)
-        watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
-        control.add_fault(kind="status", status=503, method="POST", phase="before", path=CONTROL, count=1)
-        control.set_server("mc-01", status="offline", uptime_seconds=0)
+        watcher = crash_with_fault(rulebook, emulator, kind="status", status=503, phase="before", count=1)
 
         watcher.wait_for(r"start_failed mc-01 \(offline\): its start did not bring it up \(not_queued", timeout=90)
         wait_until(lambda: posts(emulator, "mc-01") == 2, 90, "the second start of mc-01")
         wait_until(lambda: control.server("mc-01")["status"] == "online", 60, "mc-01 online")
         watcher.wait_for(r"ensure_online: 1 server\(s\): 1 started", timeout=60)
-        wait_for_reads(emulator, 3)
-        counters = control.counters()
-        output = watcher.output()
-        watcher.stop()
+        counters, output = last_word(emulator, watcher)
 
         assert counters["posts"] == {"mc-01": 2}, counters["posts"]
         assert counters["actions_queued"] == {"mc-01": 1}
         assert "The panel refused POST /servers/mc-01/control (start) with HTTP 503" in output
         assert "incident 2 of crash_limit 3" in output and "keep_online gives up" not in output
-        assert "gp-test-owner-control" not in output
 
 
 def test_a_start_whose_answer_was_lost_is_sent_again_once_retry_after_passed(rulebook):
     with EmulatorProcess() as emulator:
         control = emulator.control
         control.set_server("mc-01", checkin_interval=NEVER, checkin_jitter=0)  # its agent is away
-        watcher = rulebook(emulator.live_url, VARIABLES)
-        watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
-        control.add_fault(kind="drop", method="POST", phase="after", path=CONTROL, count=1)
-        control.set_server("mc-01", status="offline", uptime_seconds=0)
+        watcher = crash_with_fault(rulebook, emulator, kind="drop", phase="after", count=1)
 
         first = wait_until(lambda: posts(emulator, "mc-01") == 1, 90, "the first start of mc-01")
         watcher.wait_for(r"start_failed mc-01 \(offline\): its start did not bring it up \(answer_lost", timeout=90)
@@ -86,24 +94,17 @@ def test_a_start_whose_answer_was_lost_is_sent_again_once_retry_after_passed(rul
         control.advance(120)
         wait_until(lambda: control.server("mc-01")["status"] == "online", 30, "mc-01 online")
         watcher.wait_for(r"status_changed mc-01 \(\w+ -> online", timeout=30)
-        wait_for_reads(emulator, 3)
-        counters = control.counters()
-        output = watcher.output()
-        watcher.stop()
+        counters, output = last_word(emulator, watcher)
 
         assert counters["posts"] == {"mc-01": 2}, counters["posts"]
         assert counters["actions_queued"] == {"mc-01": 2} and counters["actions_applied"] == {"mc-01": 2}
         assert output.count("start_failed mc-01") == 1
-        assert "gp-test-owner-control" not in output
 
 
 def test_a_server_whose_starts_keep_failing_is_given_up_on_with_its_count(rulebook):
     with EmulatorProcess() as emulator:
         control = emulator.control
-        watcher = rulebook(emulator.live_url, VARIABLES)
-        watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
-        control.add_fault(kind="status", status=503, method="POST", phase="before", path=CONTROL)
-        control.set_server("mc-01", status="offline", uptime_seconds=0)
+        watcher = crash_with_fault(rulebook, emulator, kind="status", status=503, phase="before")
 
         # the crash (1), then two refused starts (2, 3): given up on at the third incident
         watcher.wait_for(
@@ -116,13 +117,9 @@ def test_a_server_whose_starts_keep_failing_is_given_up_on_with_its_count(rulebo
         wait_for_reads(emulator, 3)
         control.set_server("mc-01", status="stopped")  # down already: no crash, no start
         watcher.wait_for(r"status_changed mc-01 \(offline -> stopped", timeout=30)
-        wait_for_reads(emulator, 3)
-        counters = control.counters()
-        output = watcher.output()
-        watcher.stop()
+        counters, output = last_word(emulator, watcher)
 
         assert counters["posts"] == {"mc-01": 2} and counters["actions_queued"] == {}, counters
         assert output.count("start_failed mc-01") == 2
         assert output.count("keep_online gives up on Survival (mc-01)") == 1
         assert control.server("mc-01")["status"] == "stopped"
-        assert "gp-test-owner-control" not in output
