@@ -73,12 +73,14 @@ ANSWER_LOST = "answer_lost"
 NOT_APPLIED = "not_applied"
 DOWN_AGAIN = "down_again"
 NOT_SENT = "not_sent"
+RUN_STOPPED = "run_stopped"
 START_FAILURES = {
     NOT_QUEUED: "the panel refused it, or it failed before the panel could queue it",
     ANSWER_LOST: "its answer was lost and the server is still down after retry_after",
     NOT_APPLIED: "the panel queued it and the agent did not act on it within 15 minutes",
     DOWN_AGAIN: "it was confirmed, and the server is down again",
     NOT_SENT: "no run sent it within 15 minutes",
+    RUN_STOPPED: "its run stopped at the refusal of another server's start, before it came to this one",
 }
 
 # Why a server one read found down is not in its outage event (``held_back``).
@@ -198,10 +200,13 @@ def went_down(event, stopped_statuses=DEFAULT_STOPPED_STATUSES):
 
 def is_incident(event, stopped_statuses=DEFAULT_STOPPED_STATUSES):
     """What the crash-loop guard counts: an unexpected crash (``went_down``) or restart, a server found
-    stopped, or a start that failed.  A server going from one stopped status to another is down already."""
+    stopped, or a start that failed.  A server going from one stopped status to another is down already;
+    a start never tried because the run stopped at another server's refusal did not fail."""
     if event["expected"]:
         return False
-    return event["kind"] in (RESTARTED, FOUND_STOPPED, START_FAILED) or went_down(event, stopped_statuses)
+    if event["kind"] == START_FAILED:
+        return event.get("start_failure") != RUN_STOPPED
+    return event["kind"] in (RESTARTED, FOUND_STOPPED) or went_down(event, stopped_statuses)
 
 
 def wants_start(event, stopped_statuses=DEFAULT_STOPPED_STATUSES):
@@ -211,12 +216,17 @@ def wants_start(event, stopped_statuses=DEFAULT_STOPPED_STATUSES):
     return went_down(event, stopped_statuses) and not event["expected"]
 
 
-def start_failure(handed_at, starts, notes, seen_at, retry_after=DEFAULT_RETRY_AFTER, hold=HANDOFF_HOLD_SECONDS):
+def start_failure(
+    handed_at, starts, notes, seen_at, retry_after=DEFAULT_RETRY_AFTER, hold=HANDOFF_HOLD_SECONDS, run_stopped=False
+):
     """Why the start of a server handed out at ``handed_at`` and down at ``seen_at`` is over, or None while it may still work.
 
     ``starts`` are the server's ledger entries for ``start`` (the ledger keeps one, the latest),
-    ``notes`` its not-queued notes for ``start``.  Returns ``(reason, entry)``: ``entry`` is the open
-    entry to give up on before a new start can be sent (the ledger holds back a second one), else None.
+    ``notes`` its not-queued notes for ``start``.  ``run_stopped``: the panel refused the start of
+    another server of the same hand-out, which stops the run (server_control with ``ids`` sends no
+    more after a refusal), so a server it has not claimed yet will not be.  Returns ``(reason,
+    entry)``: ``entry`` is the open entry to give up on before a new start can be sent (the ledger
+    holds back a second one), else None.
     """
     latest = max(starts, key=lambda item: item["queued_at"]) if starts else None
     note = max(notes, key=lambda item: item["queued_at"]) if notes else None
@@ -233,6 +243,8 @@ def start_failure(handed_at, starts, notes, seen_at, retry_after=DEFAULT_RETRY_A
         return None
     if latest is not None and latest["queued_at"] >= handed_at:
         return DOWN_AGAIN, None
+    if run_stopped:
+        return RUN_STOPPED, None
     if seen_at - handed_at >= hold:
         return NOT_SENT, None
     return None
@@ -291,22 +303,29 @@ class StartBatches(object):
         for entry in entries or ():
             if entry.get("action") == "start":
                 starts.setdefault(entry.get("id"), []).append(entry)
+
+        def failure(server_id, run_stopped=False):
+            refused = [note for note in (notes or {}).get(server_id, ()) if note.get("action") == "start"]
+            handed_at = self.handed_out[server_id]
+            return start_failure(
+                handed_at, starts.get(server_id), refused, seen_at, self.retry_after, self.hold_seconds, run_stopped
+            )
+
+        # a hand-out's servers share its read's time: one run started them all (a server gone from the
+        # fleet is refused with 404, which does not stop the run)
+        stopped_runs = set(
+            self.handed_out[server_id]
+            for server_id in self.handed_out
+            if server_id in fleet and (failure(server_id) or (None,))[0] == NOT_QUEUED
+        )
         found = []
         for server_id in sorted(self.handed_out, key=str):
             server = fleet.get(server_id)
             if server is None or server.get("status") not in self.stopped_statuses or server_id in skip:
                 continue
-            refused = [note for note in (notes or {}).get(server_id, ()) if note.get("action") == "start"]
-            failure = start_failure(
-                self.handed_out[server_id],
-                starts.get(server_id),
-                refused,
-                seen_at,
-                self.retry_after,
-                self.hold_seconds,
-            )
-            if failure is not None:
-                found.append((server, failure[0], failure[1]))
+            failed = failure(server_id, self.handed_out[server_id] in stopped_runs)
+            if failed is not None:
+                found.append((server, failed[0], failed[1]))
         return found
 
     def batch(self, events, servers, seen_at):

@@ -4,6 +4,8 @@
 
 * The panel refuses mc-01's first start (HTTP 503 before queueing): the start is sent again at
   the next read that still finds it down, and mc-01 comes up; one start was queued, two POSTs sent.
+  In an outage of three servers the refusal also stops the run before the other two: they are
+  handed out again at once with mc-01, not after the 15 minutes a hand-out nothing came of waits.
 * The answer to mc-01's start is lost (the connection dropped after the panel queued it) while its
   agent is away: the start is followed for keep_online_retry_after seconds, then sent again; once
   the agent checks in mc-01 is online, and no third start is sent.
@@ -41,12 +43,13 @@ def wait_for_reads(emulator, count):
     wait_until(lambda: fleet_reads(emulator) >= target, 30, "%d more fleet reads" % count)
 
 
-def crash_with_fault(rulebook, emulator, **fault):
-    """Start the rulebook, then make mc-01's start requests meet ``fault`` and crash mc-01; returns the rulebook."""
+def crash_with_fault(rulebook, emulator, crashing=("mc-01",), **fault):
+    """Start the rulebook, make mc-01's start requests meet ``fault``, crash ``crashing``; returns the rulebook."""
     watcher = rulebook(emulator.live_url, VARIABLES)
     watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
     emulator.control.add_fault(method="POST", path=CONTROL, **fault)
-    emulator.control.set_server("mc-01", status="offline", uptime_seconds=0)
+    for server_id in crashing:
+        emulator.control.set_server(server_id, status="offline", uptime_seconds=0)
     return watcher
 
 
@@ -74,6 +77,29 @@ def test_a_start_the_panel_refused_is_sent_again_at_the_next_read(rulebook):
         assert counters["actions_queued"] == {"mc-01": 1}
         assert "The panel refused POST /servers/mc-01/control (start) with HTTP 503" in output
         assert "incident 2 of crash_limit 3" in output and "keep_online gives up" not in output
+
+
+def test_a_refusal_in_an_outage_leaves_no_server_of_it_down(rulebook):
+    with EmulatorProcess() as emulator:
+        control = emulator.control
+        # mc-01 is first in the fleet: its refusal comes before mc-02 and ark-01 are sent, and the
+        # run stops there (server_control with ids sends no more after a refusal)
+        down = ("mc-01", "mc-02", "ark-01")
+        watcher = crash_with_fault(rulebook, emulator, down, kind="status", status=503, phase="before", count=1)
+        wait_until(
+            lambda: all(control.server(server_id)["status"] == "online" for server_id in down),
+            120,  # far below the 15 minutes after which a hand-out nothing came of is handed out again
+            "the outage's servers online",
+        )
+        watcher.wait_for(r"ensure_online: \d+ server\(s\): (2|3) started", timeout=60)
+        counters, output = last_word(emulator, watcher)
+
+        assert counters["posts"] == {"mc-01": 2, "mc-02": 1, "ark-01": 1}, counters["posts"]
+        assert counters["actions_queued"] == {"mc-01": 1, "mc-02": 1, "ark-01": 1}
+        assert "start_failed mc-01 (offline): its start did not bring it up (not_queued" in output
+        for server_id in ("mc-02", "ark-01"):  # not sent by the stopped run: handed out again, not counted
+            assert "start_failed %s (offline): its start did not bring it up (run_stopped" % server_id in output
+        assert output.count("before it came to this one); not counted as an incident") == 2
 
 
 def test_a_start_whose_answer_was_lost_is_sent_again_once_retry_after_passed(rulebook):

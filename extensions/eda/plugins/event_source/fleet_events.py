@@ -41,12 +41,13 @@ description:
     panel refused it, HTTP 503 for example, or it failed before the panel could queue it: at the first read
     after), V(answer_lost) (its answer was lost, or its run stopped before learning it, and O(retry_after)
     seconds passed since the answer and the hand-out), V(not_applied) (the panel queued it and the agent did
-    not act on it within 15 minutes), V(down_again) (it was confirmed, and the server is down again) or
-    V(not_sent) (no start was sent for the hand-out within 15 minutes). The server is handed out again in
-    this read's V(outage); an open ledger entry of the start is given up first (dropped), so that the new
-    run sends a new start: a second start of a server that came up changes nothing. A failed start counts
-    as an incident: a server whose starts keep failing reaches O(crash_limit) and is given up on, with its
-    count."
+    not act on it within 15 minutes), V(down_again) (it was confirmed, and the server is down again),
+    V(run_stopped) (the panel refused the start of another server of the same hand-out, and the run stopped
+    before it came to this one) or V(not_sent) (no start was sent for the hand-out within 15 minutes). The
+    server is handed out again in this read's V(outage); an open ledger entry of the start is given up
+    first (dropped), so that the new run sends a new start: a second start of a server that came up changes
+    nothing. A failed start (but V(run_stopped), a start never tried) counts as an incident: a server whose
+    starts keep failing reaches O(crash_limit) and is given up on, with its count."
   - "V(restarted) means the uptime went back while the server stayed online. A server whose status and
     uptime did not change gives no event. The first read is the baseline: it gives no V(added) for the fleet
     as it is when the source starts, but with O(found_stopped) one V(found_stopped) event for each server
@@ -511,6 +512,14 @@ class FleetWatcher(object):
             text = "%s: %s" % (type(error).__name__, error)
         return self.redact(text)
 
+    def describe_count(self, event):
+        """Where a failed start leaves the server's crash-loop count, for the log."""
+        if event["crash_looping"]:
+            return "crash_limit %d reached: it is given up on" % self.crash_limit
+        if not event["incidents"]:
+            return "not counted as an incident"
+        return "incident %d of crash_limit %d" % (event["incidents"], self.crash_limit)
+
     def log_event(self, event):
         if event["kind"] == eda_watch.OUTAGE:
             LOGGER.info(
@@ -532,11 +541,7 @@ class FleetWatcher(object):
                 event["status"],
                 event["start_failure"],
                 eda_watch.START_FAILURES[event["start_failure"]],
-                (
-                    "incident %d of crash_limit %d" % (event["incidents"], self.crash_limit)
-                    if not event["crash_looping"]
-                    else "crash_limit %d reached: it is given up on" % self.crash_limit
-                ),
+                self.describe_count(event),
             )
         else:
             LOGGER.info(

@@ -168,7 +168,9 @@ def test_incidents_are_unexpected_crashes_restarts_and_failed_starts_only():
     assert is_incident(dict(base, kind=RESTARTED))
     assert is_incident(dict(base, kind=STATUS_CHANGED, stopped=True))
     assert is_incident(dict(base, kind=STATUS_CHANGED, stopped=True, previous_status="starting"))
-    assert is_incident(dict(base, kind=START_FAILED, stopped=True, previous_status="offline"))
+    assert is_incident(dict(base, kind=START_FAILED, stopped=True, previous_status="offline", start_failure="not_sent"))
+    # a start the run never tried, as it stopped at another server's refusal, did not fail
+    assert not is_incident(dict(base, kind=START_FAILED, stopped=True, start_failure="run_stopped"))
     assert not is_incident(dict(base, kind=STATUS_CHANGED))
     assert not is_incident(dict(base, kind=RESTARTED, expected=True))
     assert not is_incident(dict(base, kind=REMOVED, stopped=False))
@@ -227,6 +229,37 @@ def test_when_the_start_of_a_server_still_down_is_over(starts, notes, seen_at, e
         assert failure[1] is starts[-1]  # the open entry to give up on, so that a new start can be sent
     elif failure is not None:
         assert failure[1] is None
+
+
+@pytest.mark.parametrize(
+    "starts, expected",
+    [
+        ([], eda_watch.RUN_STOPPED),  # the run stopped before it came to the server
+        ([entry("a", "start", HANDED - 500, "done")], eda_watch.RUN_STOPPED),  # an older start is not this run's
+        ([entry("a", "start", HANDED + 5, "queued")], None),  # sent before the refusal: followed as ever
+        ([entry("a", "start", HANDED - 500, "may_be_queued")], None),  # followed by the run, not sent
+    ],
+)
+def test_once_the_run_of_a_hand_out_stopped_a_server_it_did_not_send_is_not_sent(starts, expected):
+    failure = eda_watch.start_failure(HANDED, starts, [], HANDED + 7, retry_after=60, hold=900, run_stopped=True)
+    assert (failure and failure[0]) == expected
+
+
+def test_a_refusal_stops_the_run_of_its_hand_out_so_the_servers_it_did_not_send_are_handed_out_again():
+    batches = eda_watch.StartBatches(retry_after=60)
+    down = [server(server_id, "offline", 0) for server_id in "abcd"]
+    crashes = [
+        {"kind": STATUS_CHANGED, "id": item["id"], "stopped": True, "expected": False, "previous_status": "online"}
+        for item in down[:3]
+    ]
+    assert batches.batch(crashes, down, HANDED)["ids"] == ["a", "b", "c"]
+    fleet = eda_watch.index_fleet(down)
+    # the run sent a (accepted), then b (refused): it stopped there, c was never sent
+    accepted = entry("a", "start", HANDED + 5)
+    failed = batches.failed_starts(fleet, [accepted], {"b": [note(HANDED + 6)]}, HANDED + 7)
+    assert [(item[0]["id"], item[1]) for item in failed] == [("b", "not_queued"), ("c", "run_stopped")]
+    # without a refusal in its hand-out, a server not sent yet is waited for (its run may be queued)
+    assert batches.failed_starts(fleet, [accepted], {}, HANDED + 7) == []
 
 
 def test_a_failed_start_is_handed_out_again_and_a_given_up_server_is_no_longer_followed():
