@@ -125,6 +125,10 @@ class PanelAmbiguousError(PanelError):
         self.cause = cause
 
 
+class PanelUnavailableError(PanelApiError):
+    """HTTP 503 to a POST: the panel answered that it cannot take the action now, so it queued nothing."""
+
+
 class PanelVariantError(PanelError):
     """The chosen API variant (live or planned) has no such operation."""
 
@@ -387,6 +391,21 @@ def ambiguous_error(what, cause, server_id=None, status=None):
         cause=cause,
     )
     return error
+
+
+def unavailable_error(what, body, server_id=None):
+    """The PanelUnavailableError for a POST the panel answered with HTTP 503: a refusal, not a lost answer."""
+    if body and body.strip() and not looks_like_panel_error(body):
+        said = " (an answer that is not the panel's JSON, starting %r)" % excerpt(body)
+    else:
+        message = panel_message(body)
+        said = " (%s)" % message.rstrip(". ") if message else ""
+    return PanelUnavailableError(
+        "The panel refused %s with HTTP 503%s: it takes no action for now, so nothing was queued. It was not "
+        "sent again; run the task again once the panel is back." % (what, said),
+        status=503,
+        server_id=server_id,
+    )
 
 
 def transport_error(what, cause, retry_note="", server_id=None):

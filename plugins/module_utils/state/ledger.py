@@ -13,6 +13,12 @@ rules/entry_states.py (``sending``, ``queued``, ``may_be_queued``, ``done``; the
 are *open*: the action is not sent again).  Entries of any state are forgotten after ``horizon`` seconds
 (DEFAULT_HORIZON, or $GAMEPANEL_LEDGER_HORIZON), counted from when they were queued.
 
+A POST the panel surely did not queue (it refused it, or it never reached the panel) leaves
+no entry, but a *not-queued note* (``drop``; read with ``not_queued_of``): the one way a
+process that did not send it, the fleet watcher, learns that a start it handed to a playbook
+run was refused and must be sent again.  Notes hold nothing an entry does not, hold nothing
+back, and are forgotten after the same horizon.
+
 Keyed by the panel, never by the token: what an entry records (an action on a server of a
 panel) does not depend on the credential that sent it, so a run with a rotated token, or a CI
 job's token beside an operator's, sees every entry.  Server ids are the panel's own, so the
@@ -50,6 +56,8 @@ DEFAULT_HORIZON = 7 * 24 * 3600
 HORIZON_ENV = "GAMEPANEL_LEDGER_HORIZON"
 
 LEDGER_KIND = "ledger"
+# The key of a bucket document under which the not-queued notes are kept (see ``drop``).
+NOT_QUEUED_KEY = "not_queued"
 BUCKETS = 32
 
 
@@ -114,6 +122,16 @@ def _valid(entry):
         and entry.get("state") in STATES
         and isinstance(entry.get("queued_at"), (int, float))
         and not isinstance(entry.get("queued_at"), bool)
+    )
+
+
+def _valid_note(note):
+    return (
+        isinstance(note, dict)
+        and isinstance(note.get("id"), str)
+        and isinstance(note.get("action"), str)
+        and isinstance(note.get("queued_at"), (int, float))
+        and not isinstance(note.get("queued_at"), bool)
     )
 
 
@@ -345,19 +363,48 @@ class Ledger(object):
             written.update(self._update(kind, change_for(wanted)))
         return [written[position] for position in range(len(entries))]
 
-    def drop(self, entry):
-        """Remove ``entry`` (as claim returned it) if it is still the one this process wrote; returns whether it was."""
+    def drop(self, entry, not_queued=True):
+        """Remove ``entry`` (as claim returned it) if it is still the one this process wrote; returns whether it was.
+
+        ``not_queued``: the panel surely did not queue it (it refused the POST, or the POST never
+        reached it), and a note says so (``not_queued_of``).  False for an entry given up on
+        although the panel may hold it (the watcher's start whose answer was lost).
+        """
         key = entry_key(self.panel, entry["id"], entry["action"])
 
         def change(document):
-            entries = self._pruned(document, self.clock.time())
+            now = self.clock.time()
+            entries = self._pruned(document, now)
             current = entries.get(key)
             if current is None or current.get("queued_at") != entry["queued_at"]:
                 return False
             del entries[key]
+            if not_queued:
+                self._notes(document, now)[key] = {
+                    "id": current["id"],
+                    "action": current["action"],
+                    "panel": self.panel,
+                    "queued_at": current["queued_at"],
+                    "noted_at": now,
+                }
             return True
 
         return self._update(bucket_kind(entry["id"]), change)
+
+    def not_queued_of(self, server_ids):
+        """``{server_id: [notes]}``: the actions of ``server_ids`` the panel surely did not queue (see ``drop``).
+
+        A note is ``{id, action, queued_at, noted_at}``: the claim's time and when the POST failed;
+        one per server and action, the latest.  Each bucket is read once.
+        """
+        now, found = self.clock.time(), dict((server_id, []) for server_id in server_ids)
+        for kind in sorted(set(bucket_kind(server_id) for server_id in found)):
+            notes = self._read(kind).get(NOT_QUEUED_KEY)
+            for note in notes.values() if isinstance(notes, dict) else ():
+                if _valid_note(note) and note.get("panel") == self.panel and note["id"] in found:
+                    if now - note["queued_at"] <= self.horizon:
+                        found[note["id"]].append(dict(note))
+        return found
 
     def forget(self, server_id, action=None):
         """Remove the entries of ``server_id`` (only ``action``'s when given); returns how many were removed."""
@@ -418,6 +465,17 @@ class Ledger(object):
         for key in [key for key, entry in entries.items() if not _valid(entry) or self._expired(entry, now)]:
             del entries[key]
         return entries
+
+    def _notes(self, document, now):
+        """The document's not-queued notes without expired or malformed ones (edited in place)."""
+        notes = document.get(NOT_QUEUED_KEY)
+        if not isinstance(notes, dict):
+            notes = document[NOT_QUEUED_KEY] = {}
+        for key in [
+            key for key, note in notes.items() if not _valid_note(note) or now - note["queued_at"] > self.horizon
+        ]:
+            del notes[key]
+        return notes
 
     def _update(self, kind, change):
         if self.durable:

@@ -26,7 +26,7 @@ def count(pattern, text):
 @pytest.mark.parametrize("wait", [True, False])
 def test_a_lost_post_answer_is_told_once(wait):
     panel = FakePanel()
-    panel.reply(json=ONLINE).reply(status=503, json={"error": {"message": "upstream hiccup"}})
+    panel.reply(json=ONLINE).reply(status=502, json={"error": {"message": "upstream hiccup"}})
     panel.reply(json=ONLINE).reply(json=ONLINE).reply(json=ONLINE)
     client = panel.client()
     with pytest.raises(ControlFailed) as caught:
@@ -39,7 +39,7 @@ def test_a_lost_post_answer_is_told_once(wait):
     assert count(r"queued", message) == 1
     assert count(r"not sent again|did not send it again", message) == 1
     assert count(r"check (it|the server)", message) == 1
-    assert count(r"HTTP 503", message) == 1 and "upstream hiccup" in message
+    assert count(r"HTTP 502", message) == 1 and "upstream hiccup" in message
     assert "Survival (mc-01)" in message
     assert len(message) < 420, len(message)
     panel.adapter.script.clear()
@@ -67,3 +67,16 @@ def test_server_control_with_a_very_long_id_keeps_its_message_short():
     assert long_id not in caught.value.message
     # The full id went on the wire, encoded as one segment.
     assert panel.sent[0].path == "/servers/" + "%C3%BC%2F" * 2500
+
+
+def test_a_503_to_the_post_is_told_as_the_panels_refusal_once_and_changes_nothing():
+    panel = FakePanel()
+    panel.reply(json=ONLINE).reply(status=503, json={"error": {"message": "upstream hiccup"}})
+    client = panel.client()
+    with pytest.raises(ControlFailed) as caught:
+        run_one_server(client, ControlRequest("restarted", server_id="mc-01", wait=True, wait_timeout=10, rate_limit=0))
+    message = caught.value.message
+    assert count(r"refused", message) == 1 and count(r"HTTP 503", message) == 1 and "upstream hiccup" in message
+    assert count(r"nothing was queued", message) == 1 and "lost" not in message and "may already" not in message
+    assert (caught.value.result["changed"], caught.value.result["action"]) == (False, None)
+    assert [request.method for request in panel.sent] == ["GET", "POST"]  # never sent twice
