@@ -293,8 +293,11 @@ def groups(decided):
         if not decided_for_host.get("act"):
             continue
         control = decided_for_host["control"]
-        key = tuple(sorted((name, repr(value)) for name, value in control.items()))
-        found.setdefault(key, {"control": control, "ids": []})["ids"].append(decided_for_host["server_id"])
+        # one task per account too (job_accounts.py): it goes through one of the account's hosts (via)
+        account = decided_for_host.get("account")
+        key = (str(account or ""),) + tuple(sorted((name, repr(value)) for name, value in control.items()))
+        group = {"control": control, "ids": [], "account": account, "via": decided_for_host.get("via")}
+        found.setdefault(key, group)["ids"].append(decided_for_host["server_id"])
     return [found[key] for key in sorted(found)]
 
 
@@ -319,29 +322,33 @@ def outcomes(decided, control=None, check_mode=False):
     a task that failed as a whole (no ``servers``) fails every host of its group with its message.
     ``ledger`` is the host's server's ledger entries when the task returned them, else None.
     """
+    # a server is its account and its id: ids repeat across accounts (job_accounts.py)
     lines, whole_failures, ledgers = {}, {}, {}
     for task_result in (control or {}).get("results") or ():
         if not isinstance(task_result, dict) or task_result.get("skipped"):
             continue
+        group = task_result.get("item") or {}
+        account = group.get("account")
         if isinstance(task_result.get("servers"), list):
             for line in task_result["servers"]:
-                lines[line.get("id")] = _line_result(line, task_result)
+                lines[(account, line.get("id"))] = _line_result(line, task_result)
         else:
-            for server_id in (task_result.get("item") or {}).get("ids") or ():
-                whole_failures[server_id] = task_result
-        ledgers.update(task_result.get("ledger") or {})
+            for server_id in group.get("ids") or ():
+                whole_failures[(account, server_id)] = task_result
+        for server_id, entries in (task_result.get("ledger") or {}).items():
+            ledgers[(account, server_id)] = entries
     found = {}
     for host, decided_for_host in decided.items():
-        server_id = decided_for_host.get("server_id")
-        if server_id in whole_failures:
-            result = dict(whole_failures[server_id], failed=True)
+        server = (decided_for_host.get("account"), decided_for_host.get("server_id"))
+        if server in whole_failures:
+            result = dict(whole_failures[server], failed=True)
             found_outcome = outcome(decided_for_host, result, check_mode, failed=True)
-        elif decided_for_host.get("act") and server_id in lines:
-            line = lines[server_id]
+        elif decided_for_host.get("act") and server in lines:
+            line = lines[server]
             found_outcome = outcome(decided_for_host, line, check_mode, failed=bool(line["failed"]))
         else:
             found_outcome = outcome(decided_for_host, None, check_mode)
-        found[host] = {"outcome": found_outcome, "ledger": ledgers.get(server_id)}
+        found[host] = {"outcome": found_outcome, "ledger": ledgers.get(server)}
     return found
 
 
