@@ -1,14 +1,16 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The fleet_accounts filter: a batch's hosts grouped by the connection and token their tasks use."""
+"""The fleet_accounts filter: hosts grouped by the connection and token their tasks use."""
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_accounts import batch_accounts
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_accounts import batch_accounts, inventory_accounts
 
 
 def fleet_accounts(hosts, hostvars):
     """See fleet_accounts.yml."""
+    if isinstance(hosts, dict):  # Ansible's groups: the inventory's accounts, one host each
+        return inventory_accounts(hosts, hostvars)
     return batch_accounts(hosts, hostvars)
 
 

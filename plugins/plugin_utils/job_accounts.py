@@ -18,7 +18,11 @@ import hashlib
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import ACCOUNT_VARIABLE
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import (
+    ACCOUNT_GROUP_PREFIX,
+    ACCOUNT_VARIABLE,
+    ALL_SERVERS_GROUP,
+)
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import CONNECTION_VARIABLE, TOKEN_VARIABLE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import plans
 
@@ -43,6 +47,47 @@ def batch_accounts(hosts, hostvars):
             found[key] = {"account": _label(account, connection), "host": host, "hosts": []}
         found[key]["hosts"].append(host)
     return [found[key] for key in sorted(found)]
+
+
+def inventory_accounts(groups, hostvars):
+    """The inventory's accounts as batch_accounts gives them, each with one host: ``groups`` is Ansible's ``groups``.
+
+    One host is looked at per account group (``account_<account>``), plus the first fleet host that
+    is in none (a source without ``account``): every host of a group carries that group's connection.
+    """
+    if not isinstance(groups, dict):
+        raise AnsibleFilterError("fleet_accounts expects the hosts of a batch or Ansible's groups, not %r." % (groups,))
+    readers, grouped = [], set()
+    for name in sorted(groups):
+        if name.startswith(ACCOUNT_GROUP_PREFIX) and groups[name]:
+            readers.append(groups[name][0])
+            grouped.update(groups[name])
+    readers.extend([host for host in groups.get(ALL_SERVERS_GROUP) or () if host not in grouped][:1])
+    return batch_accounts(readers, hostvars)
+
+
+def merged_reads(reads, hostvars):
+    """The registered loop of one server_info read per account as one read: ``{servers, pending, warnings, panels}``.
+
+    With several accounts every server and pending entry carries its ``account`` (ids repeat across
+    accounts), and ``panels`` lists each account with its panel's ``base_url``; with one, they are as read.
+    """
+    results = [read for read in (reads or {}).get("results") or () if not read.get("skipped")]
+    several = len(results) > 1
+    # ansible-core gathers the items' warnings on the loop's result
+    merged = {"servers": [], "pending": [], "warnings": list((reads or {}).get("warnings") or ()), "panels": []}
+    for read in results:
+        account = (read.get("item") or {}).get("account")
+        tag = {"account": account} if several else {}
+        merged["servers"].extend(dict(server, **tag) for server in read.get("servers") or ())
+        merged["pending"].extend(dict(entry, **tag) for entry in read.get("pending") or ())
+        merged["warnings"].extend(
+            warning for warning in read.get("warnings") or () if warning not in merged["warnings"]
+        )
+        if several:
+            via = hostvars[read["item"]["host"]].get(CONNECTION_VARIABLE) or {}
+            merged["panels"].append({"account": account, "base_url": via.get("base_url")})
+    return merged
 
 
 def _label(account, connection):

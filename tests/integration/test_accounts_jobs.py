@@ -10,6 +10,8 @@ would show.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from test_fleet_jobs import FAST, ready, summary
@@ -81,3 +83,16 @@ def test_ensure_online_with_one_account_token_in_its_group_vars(ansible, panels)
         assert posts(panel) == {"mc-03": 1, "rust-02": 1}
     assert own_token_only(panels["eu"], panels["us"])
     assert us_token not in run.stdout
+
+
+def test_the_report_covers_every_account_with_the_account_shown(ansible, panels):
+    run = run_job(ansible, panels, "report")
+    assert run.rc == 0, run.describe()
+    document = json.loads((ansible.workdir / "fleet-report" / "fleet-report.json").read_text(encoding="utf-8"))
+    rows = [(server["account"], server["id"], server["players_current"]) for server in document["servers"]]
+    assert len(rows) == 12 and ("eu", "mc-02", 0) in rows and ("us", "mc-02", 5) in rows
+    assert document["meta"]["panel"] == "eu: %s; us: %s" % (panels["eu"].live_url, panels["us"].live_url)
+    for panel in panels.values():
+        # one list read for the inventory, one for the report
+        assert list(panel.control.counters()["requests"].values())[0] == {"live GET /servers": 2}
+    assert own_token_only(panels["eu"], panels["us"])

@@ -12,6 +12,7 @@ from ansible_collections.gamepanel.panel.plugins.filter.fleet_accounts import fl
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_reads import fleet_reads
 
 EU = {"base_url": "https://eu.example.test/v1", "api_token_env": "EU_TOKEN"}
 US = {"base_url": "https://us.example.test/v1", "api_token_env": "US_TOKEN"}
@@ -114,3 +115,42 @@ def test_outcomes_follow_the_account_and_the_id():
 def test_plans_from_anything_but_a_read_or_a_loop_of_reads_is_a_clear_error():
     with pytest.raises(AnsibleFilterError, match="registered loop of reads"):
         fleet_plans({"servers": []}, "rolling_restart", SETTINGS, HOSTVARS)
+
+
+def test_the_inventorys_accounts_one_host_each_with_a_source_without_account():
+    groups = {
+        "all": [],
+        "gamepanel": ["eu_a", "eu_b", "us_a", "x"],
+        "account_eu": ["eu_a", "eu_b"],
+        "account_us": ["us_a"],
+    }
+    hostvars = dict(HOSTVARS, x=host(None, {"base_url": "https://x.example.test/v1"}))
+    assert [(group["account"], group["host"]) for group in fleet_accounts(groups, hostvars)] == [
+        ("https://x.example.test/v1", "x"),
+        ("eu", "eu_a"),
+        ("us", "us_a"),
+    ]
+
+
+def test_reads_of_several_accounts_become_one_with_each_server_and_entry_tagged():
+    accounts = fleet_accounts(["eu_a", "us_a"], HOSTVARS)
+    reads = {
+        "warnings": ["w"],
+        "results": [
+            {"item": accounts[0], "servers": [online("mc-01")], "pending": [], "warnings": ["w"]},
+            {"item": accounts[1], "servers": [online("mc-01")], "pending": [{"id": "mc-01", "action": "restart"}]},
+        ],
+    }
+    merged = fleet_reads(reads, HOSTVARS)
+    assert [server["account"] for server in merged["servers"]] == ["eu", "us"]
+    assert merged["pending"] == [{"id": "mc-01", "action": "restart", "account": "us"}]
+    assert merged["panels"] == [
+        {"account": "eu", "base_url": EU["base_url"]},
+        {"account": "us", "base_url": US["base_url"]},
+    ]
+    assert merged["warnings"] == ["w"]
+
+
+def test_one_read_stays_as_read():
+    reads = {"results": [{"item": {"account": None, "host": "localhost"}, "servers": [online("mc-01")], "pending": []}]}
+    assert fleet_reads(reads, {}) == {"servers": [online("mc-01")], "pending": [], "warnings": [], "panels": []}
