@@ -78,9 +78,9 @@ def task_arguments(args, variables):
     return completed
 
 
-def token_from_env(name):
+def token_from_env(name, environ=None):
     """The token in the environment variable ``name`` (api_token_env); ConnectionVariableError when it is unset."""
-    token = os.environ.get(name)
+    token = (os.environ if environ is None else environ).get(name)
     if not token or not token.strip():
         raise ConnectionVariableError(unset_token_env_message(name))
     return token
