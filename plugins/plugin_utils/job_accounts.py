@@ -4,66 +4,58 @@
 
 An inventory may hold several accounts (one source each, the option ``account``): server ids
 repeat across them, and each has its own connection and token. The fleet jobs therefore read,
-decide and act per account: the batch's hosts are grouped by what their tasks would connect
-with (``gamepanel_account``, ``gamepanel_connection`` and ``gamepanel_api_token``), and each
+decide and act per account: the batch's hosts are grouped by their account group
+(``account_<account>``; the hosts of sources without ``account`` make one more), and each
 group's read and server_control task is delegated to one of its hosts, whose connection and
 token the task takes (job_connection.py). A server is known by its account and id together.
+
+The groups are the inventory's, not read host by host: the inventory gives each account group
+one connection (a source's, on the group) and refuses sources that would mix two, and the token
+is the account's (its ``api_token_env``, or ``gamepanel_api_token`` in its group_vars). Reading
+every host's variables would cost Ansible about a millisecond a host and batch.
 
 An inventory of one account makes one group: the job runs as it always did.
 """
 
 from __future__ import annotations
 
-import hashlib
-
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import (
     ACCOUNT_GROUP_PREFIX,
     ACCOUNT_VARIABLE,
-    ALL_SERVERS_GROUP,
 )
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import CONNECTION_VARIABLE, TOKEN_VARIABLE
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import CONNECTION_VARIABLE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import plans
 
 
-def batch_accounts(hosts, hostvars):
-    """``[{account, host, hosts}]``: the hosts of a batch by connection and token, ``host`` the one tasks go through.
+def batch_accounts(hosts, groups, hostvars):
+    """``[{account, host, hosts}]``: ``hosts`` by account group, ``host`` the one its tasks go through.
 
-    ``account`` names the group for people: the hosts' ``gamepanel_account``, else their panel's address.
+    ``groups`` is Ansible's ``groups``. ``account`` names the group for people: the account,
+    else the hosts' panel address (one variable read per group, never per host).
     """
     if not isinstance(hosts, (list, tuple)):
-        raise AnsibleFilterError("fleet_accounts expects the batch's hosts (ansible_play_batch), not %r." % (hosts,))
+        raise AnsibleFilterError("fleet_accounts expects a list of hosts (ansible_play_batch), not %r." % (hosts,))
+    if not isinstance(groups, dict):
+        raise AnsibleFilterError("fleet_accounts expects Ansible's groups as its argument, not %r." % (groups,))
+    group_of = {}
+    for name in sorted(groups):
+        if name.startswith(ACCOUNT_GROUP_PREFIX):
+            for host in groups[name] or ():
+                group_of.setdefault(host, name)
     found = {}
     for host in hosts:
-        variables = hostvars[host]
-        account = variables.get(ACCOUNT_VARIABLE)
-        connection = variables.get(CONNECTION_VARIABLE)
-        token = variables.get(TOKEN_VARIABLE)
-        # the token only as a digest: this key is never shown, but it stays out of memory dumps all the same
-        digest = hashlib.sha256(str(token).encode("utf-8")).hexdigest() if token is not None else None
-        key = (str(account or ""), repr(sorted((connection or {}).items())), digest)
+        key = group_of.get(host, "")
         if key not in found:
-            found[key] = {"account": _label(account, connection), "host": host, "hosts": []}
+            found[key] = {"host": host, "hosts": []}
         found[key]["hosts"].append(host)
-    return [found[key] for key in sorted(found)]
-
-
-def inventory_accounts(groups, hostvars):
-    """The inventory's accounts as batch_accounts gives them, each with one host: ``groups`` is Ansible's ``groups``.
-
-    One host is looked at per account group (``account_<account>``), plus the first fleet host that
-    is in none (a source without ``account``): every host of a group carries that group's connection.
-    """
-    if not isinstance(groups, dict):
-        raise AnsibleFilterError("fleet_accounts expects the hosts of a batch or Ansible's groups, not %r." % (groups,))
-    readers, grouped = [], set()
-    for name in sorted(groups):
-        if name.startswith(ACCOUNT_GROUP_PREFIX) and groups[name]:
-            readers.append(groups[name][0])
-            grouped.update(groups[name])
-    readers.extend([host for host in groups.get(ALL_SERVERS_GROUP) or () if host not in grouped][:1])
-    return batch_accounts(readers, hostvars)
+    accounts = []
+    for key in sorted(found):
+        variables = hostvars[found[key]["host"]]
+        label = _label(variables.get(ACCOUNT_VARIABLE) if key else None, variables.get(CONNECTION_VARIABLE))
+        accounts.append(dict(found[key], account=label))
+    return accounts
 
 
 def merged_reads(reads, hostvars):

@@ -34,8 +34,12 @@ HOSTVARS = {
 }
 
 
+GROUPS = {"all": ["eu_a", "eu_b", "us_a"], "gamepanel": ["eu_a", "eu_b", "us_a"], "account_eu": ["eu_a", "eu_b"]}
+GROUPS["account_us"] = ["us_a"]
+
+
 def test_one_group_per_account_through_its_first_host():
-    assert fleet_accounts(["eu_a", "us_a", "eu_b"], HOSTVARS) == [
+    assert fleet_accounts(["eu_a", "us_a", "eu_b"], GROUPS, HOSTVARS) == [
         {"account": "eu", "host": "eu_a", "hosts": ["eu_a", "eu_b"]},
         {"account": "us", "host": "us_a", "hosts": ["us_a"]},
     ]
@@ -43,26 +47,42 @@ def test_one_group_per_account_through_its_first_host():
 
 def test_an_inventory_of_one_account_gives_one_group_named_after_its_panel():
     hostvars = {"a": host(None, EU), "b": host(None, EU, "mc-02")}
-    assert fleet_accounts(["a", "b"], hostvars) == [{"account": EU["base_url"], "host": "a", "hosts": ["a", "b"]}]
+    groups = {"all": ["a", "b"], "gamepanel": ["a", "b"]}
+    assert fleet_accounts(["a", "b"], groups, hostvars) == [
+        {"account": EU["base_url"], "host": "a", "hosts": ["a", "b"]}
+    ]
 
 
-def test_hosts_with_another_token_variable_are_grouped_apart_and_the_token_is_never_returned():
-    hostvars = {
-        "a": host(None, EU, gamepanel_api_token="secret-1"),
-        "b": host(None, EU, gamepanel_api_token="secret-2"),
-    }
-    groups = fleet_accounts(["a", "b"], hostvars)
-    assert sorted(group["hosts"] for group in groups) == [["a"], ["b"]]
-    assert "secret" not in repr(groups)
+def test_hosts_of_a_source_without_account_make_one_group_more():
+    groups = dict(GROUPS, gamepanel=GROUPS["gamepanel"] + ["x"])
+    hostvars = dict(HOSTVARS, x=host(None, {"base_url": "https://x.example.test/v1"}))
+    assert [(group["account"], group["hosts"]) for group in fleet_accounts(["x", "us_a"], groups, hostvars)] == [
+        ("https://x.example.test/v1", ["x"]),
+        ("us", ["us_a"]),
+    ]
 
 
-def test_no_list_of_hosts_is_a_clear_error():
-    with pytest.raises(AnsibleFilterError, match="fleet_accounts expects the batch's hosts"):
-        fleet_accounts("eu_a", HOSTVARS)
+def test_only_one_host_of_each_group_is_read():
+    class Counting(dict):
+        reads = []
+
+        def __getitem__(self, name):
+            self.reads.append(name)
+            return dict.__getitem__(self, name)
+
+    hostvars = Counting(HOSTVARS)
+    fleet_accounts(["eu_a", "eu_b", "us_a"], GROUPS, hostvars)
+    assert hostvars.reads == ["eu_a", "us_a"]
+
+
+@pytest.mark.parametrize("hosts, groups", [("eu_a", GROUPS), (["eu_a"], ["account_eu"])])
+def test_anything_but_hosts_and_groups_is_a_clear_error(hosts, groups):
+    with pytest.raises(AnsibleFilterError, match="fleet_accounts expects"):
+        fleet_accounts(hosts, groups, HOSTVARS)
 
 
 def reads(eu_servers, us_servers, us_failed=None):
-    accounts = fleet_accounts(["eu_a", "eu_b", "us_a"], HOSTVARS)
+    accounts = fleet_accounts(["eu_a", "eu_b", "us_a"], GROUPS, HOSTVARS)
     us_read = {"item": accounts[1], "servers": us_servers}
     if us_failed:
         us_read = {"item": accounts[1], "failed": True, "msg": us_failed}
@@ -117,23 +137,8 @@ def test_plans_from_anything_but_a_read_or_a_loop_of_reads_is_a_clear_error():
         fleet_plans({"servers": []}, "rolling_restart", SETTINGS, HOSTVARS)
 
 
-def test_the_inventorys_accounts_one_host_each_with_a_source_without_account():
-    groups = {
-        "all": [],
-        "gamepanel": ["eu_a", "eu_b", "us_a", "x"],
-        "account_eu": ["eu_a", "eu_b"],
-        "account_us": ["us_a"],
-    }
-    hostvars = dict(HOSTVARS, x=host(None, {"base_url": "https://x.example.test/v1"}))
-    assert [(group["account"], group["host"]) for group in fleet_accounts(groups, hostvars)] == [
-        ("https://x.example.test/v1", "x"),
-        ("eu", "eu_a"),
-        ("us", "us_a"),
-    ]
-
-
 def test_reads_of_several_accounts_become_one_with_each_server_and_entry_tagged():
-    accounts = fleet_accounts(["eu_a", "us_a"], HOSTVARS)
+    accounts = fleet_accounts(["eu_a", "us_a"], GROUPS, HOSTVARS)
     reads = {
         "warnings": ["w"],
         "results": [
