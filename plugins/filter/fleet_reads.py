@@ -7,9 +7,9 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_accounts import merged_reads
 
 
-def fleet_reads(reads, hostvars):
+def fleet_reads(reads, hostvars, hosts_only=False):
     """See fleet_reads.yml."""
-    return merged_reads(reads, hostvars)
+    return merged_reads(reads, hostvars, hosts_only)
 
 
 class FilterModule(object):

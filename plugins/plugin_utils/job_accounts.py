@@ -58,11 +58,12 @@ def batch_accounts(hosts, groups, hostvars):
     return accounts
 
 
-def merged_reads(reads, hostvars):
+def merged_reads(reads, hostvars, hosts_only=False):
     """The registered loop of one server_info read per account as one read: ``{servers, pending, warnings, panels}``.
 
     With several accounts every server and pending entry carries its ``account`` (ids repeat across
     accounts), and ``panels`` lists each account with its panel's ``base_url``; with one, they are as read.
+    ``hosts_only`` keeps of each read the servers its item's hosts stand for (their ``gamepanel_id``).
     """
     results = [read for read in (reads or {}).get("results") or () if not read.get("skipped")]
     several = len(results) > 1
@@ -71,7 +72,11 @@ def merged_reads(reads, hostvars):
     for read in results:
         account = (read.get("item") or {}).get("account")
         tag = {"account": account} if several else {}
-        merged["servers"].extend(dict(server, **tag) for server in read.get("servers") or ())
+        servers = read.get("servers") or ()
+        if hosts_only:
+            ids = set(hostvars[host].get("gamepanel_id") for host in (read.get("item") or {}).get("hosts") or ())
+            servers = [server for server in servers if server.get("id") in ids]
+        merged["servers"].extend(dict(server, **tag) for server in servers)
         merged["pending"].extend(dict(entry, **tag) for entry in read.get("pending") or ())
         merged["warnings"].extend(
             warning for warning in read.get("warnings") or () if warning not in merged["warnings"]

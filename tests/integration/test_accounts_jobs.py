@@ -96,3 +96,13 @@ def test_the_report_covers_every_account_with_the_account_shown(ansible, panels)
         # one list read for the inventory, one for the report
         assert list(panel.control.counters()["requests"].values())[0] == {"live GET /servers": 2}
     assert own_token_only(panels["eu"], panels["us"])
+
+
+def test_status_shows_each_accounts_servers_with_the_account(ansible, panels):
+    run = run_job(ansible, panels, "status", {"target": "eu_Creative:us_Creative:us_Survival"})
+    assert run.rc == 0, run.describe()
+    lines = [result for result in run.results("Show the servers") if "msg" in result][0]["msg"]
+    assert [line.split()[:2] for line in lines[1:-1]] == [["eu", "mc-02"], ["us", "mc-01"], ["us", "mc-02"]]
+    assert lines[1].split()[5] == "0/20" and lines[3].split()[5] == "5/20"
+    assert lines[-1] == "3 servers, 3 online"
+    assert own_token_only(panels["eu"], panels["us"])

@@ -159,3 +159,15 @@ def test_reads_of_several_accounts_become_one_with_each_server_and_entry_tagged(
 def test_one_read_stays_as_read():
     reads = {"results": [{"item": {"account": None, "host": "localhost"}, "servers": [online("mc-01")], "pending": []}]}
     assert fleet_reads(reads, {}) == {"servers": [online("mc-01")], "pending": [], "warnings": [], "panels": []}
+
+
+def test_hosts_only_keeps_each_reads_servers_of_its_hosts():
+    accounts = fleet_accounts(["eu_b", "us_a"], GROUPS, HOSTVARS)
+    reads = {
+        "results": [
+            {"item": accounts[0], "servers": [online("mc-01"), online("mc-02")]},
+            {"item": accounts[1], "servers": [online("mc-01"), online("mc-02")]},
+        ]
+    }
+    merged = fleet_reads(reads, HOSTVARS, hosts_only=True)
+    assert [(server["account"], server["id"]) for server in merged["servers"]] == [("eu", "mc-02"), ("us", "mc-01")]
