@@ -106,3 +106,16 @@ def test_status_shows_each_accounts_servers_with_the_account(ansible, panels):
     assert lines[1].split()[5] == "0/20" and lines[3].split()[5] == "5/20"
     assert lines[-1] == "3 servers, 3 online"
     assert own_token_only(panels["eu"], panels["us"])
+
+
+def test_ensure_online_target_ids_of_two_accounts_must_name_the_account(ansible, panels):
+    run = run_job(ansible, panels, "ensure_online", {"target_ids": "mc-03"})
+    assert run.rc == 2, run.describe()
+    message = run.result("Fail when an id of target_ids names servers of several accounts", "eu_ARK_Island")["msg"]
+    assert "eu_Modded is mc-03, us_Modded is mc-03" in message and "target=account_<account>" in message
+    for panel in panels.values():
+        assert posts(panel) == {}
+    chosen = run_job(ansible, panels, "ensure_online", {"target_ids": "mc-03", "target": "account_us"})
+    assert chosen.rc == 0, chosen.describe()
+    assert posts(panels["eu"]) == {} and posts(panels["us"]) == {"mc-03": 1}
+    assert own_token_only(panels["eu"], panels["us"])
