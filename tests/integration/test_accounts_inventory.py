@@ -80,8 +80,10 @@ def test_module_tasks_on_hosts_of_two_accounts_need_no_connection_arguments(ansi
         state: restarted
         wait_timeout: 60
 """
-    run = ansible.playbook(playbook, inventory=str(directory), token=None, env=token_environment())
+    run = ansible.playbook(playbook, inventory=str(directory), token=None, env=token_environment(), verbosity=4)
     assert run.rc == 0, run.describe()
+    for _variable, token, _label in TOKENS.values():
+        assert token not in run.stdout + run.stderr
     assert run.result("Read", "eu_Creative")["servers"][0]["players"]["current"] == 0
     assert run.result("Read", "us_Creative")["servers"][0]["players"]["current"] == 7
     for panel in panels.values():
