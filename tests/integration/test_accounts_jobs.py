@@ -24,7 +24,7 @@ def panels(emulator, second_emulator):
     return {"eu": emulator, "us": second_emulator}
 
 
-def run_job(ansible, panels, name, extra_vars=None, directory=None, env=None):
+def run_job(ansible, panels, name, extra_vars=None, directory=None, env=None, check=False):
     directory = directory or inventory_directory(ansible.workdir, panels["eu"], panels["us"])
     return ansible.playbook(
         ready(name),
@@ -32,6 +32,7 @@ def run_job(ansible, panels, name, extra_vars=None, directory=None, env=None):
         extra_vars=dict(FAST, **(extra_vars or {})),
         token=None,
         env=dict(token_environment(), **(env or {})),
+        check=check,
     )
 
 
@@ -61,6 +62,12 @@ def test_restart_fleet_restarts_each_accounts_servers_through_its_own_panel_once
 
 def test_maintenance_restarts_and_starts_per_account(ansible, panels):
     settings = {"maintenance_restart_after": 3000, "maintenance_start_stopped": True}
+    checked = run_job(ansible, panels, "maintenance", settings, check=True)
+    assert checked.rc == 0, checked.describe()
+    assert posts(panels["eu"]) == {} and posts(panels["us"]) == {}  # check mode sends nothing
+    assert "  account us: 6 server(s): 3 skipped, 1 restarted, 2 started" in summary(
+        checked, "Summary of the maintenance"
+    )
     run = run_job(ansible, panels, "maintenance", settings)
     assert run.rc == 0, run.describe()
     assert posts(panels["eu"]) == {"mc-02": 1, "ark-01": 1, "mc-03": 1, "rust-02": 1}
