@@ -77,7 +77,7 @@ class InProcessAction(ActionBase):
         task_vars = task_vars or {}
         try:
             args = job_connection.task_arguments(
-                self._task.args, job_connection.host_variables(self._templar, task_vars)
+                self._task.args, job_connection.host_variables(self._templar, task_vars, self._task.delegate_to)
             )
         except job_connection.ConnectionVariableError as error:
             result.update(failed=True, msg=str(error))

@@ -6,7 +6,7 @@ The roles rolling_restart, maintenance and ensure_online run the same steps (the
 role fleet_job): read the fleet, decide per host, run server_control for the hosts that act,
 record ``gamepanel_outcome`` = ``{result, reason, elapsed, pending}``.  The decision and every
 reason a host is given are written here, once, in Python; the roles only name the job and
-pass its settings.  The filters fleet_plan and fleet_outcome are the way in from Jinja.
+pass its settings.  The filters fleet_plans and fleet_outcomes are the way in from Jinja.
 
 The decision on the fleet read is server_control's own (control_plan, which runs the module's
 decision code); this module adds what only a job knows (the inventory's status, the
@@ -228,7 +228,7 @@ def plan(server, job_name, settings=None, inventory_status=None, window=None, se
         server = {}
     if not isinstance(server, dict):
         raise AnsibleFilterError(
-            "fleet_plan expects a server record (a dictionary, as server_info returns it), not %r." % (server,)
+            "fleet_plans expects a server record (a dictionary, as server_info returns it), not %r." % (server,)
         )
     settings = dict(settings or {})
     decided = PLANNERS[job.name](job, server, settings, inventory_status, dict(window or {}))
@@ -293,8 +293,11 @@ def groups(decided):
         if not decided_for_host.get("act"):
             continue
         control = decided_for_host["control"]
-        key = tuple(sorted((name, repr(value)) for name, value in control.items()))
-        found.setdefault(key, {"control": control, "ids": []})["ids"].append(decided_for_host["server_id"])
+        # one task per account too (job_accounts.py): it goes through one of the account's hosts (via)
+        account = decided_for_host.get("account")
+        key = (str(account or ""),) + tuple(sorted((name, repr(value)) for name, value in control.items()))
+        group = {"control": control, "ids": [], "account": account, "via": decided_for_host.get("via")}
+        found.setdefault(key, group)["ids"].append(decided_for_host["server_id"])
     return [found[key] for key in sorted(found)]
 
 
@@ -327,36 +330,40 @@ def outcomes(decided, control=None, check_mode=False, failure=None):
             (host, {"outcome": outcome(plan_of_host, failure, check_mode, failed=True), "ledger": None})
             for host, plan_of_host in decided.items()
         )
+    # a server is its account and its id: ids repeat across accounts (job_accounts.py)
     lines, whole_failures, ledgers, canaries, paces = {}, {}, {}, {}, {}
     for task_result in (control or {}).get("results") or ():
         if not isinstance(task_result, dict) or task_result.get("skipped"):
             continue
+        group = task_result.get("item") or {}
+        account = group.get("account")
         if isinstance(task_result.get("servers"), list):
             for line in task_result["servers"]:
-                lines[line.get("id")] = _line_result(line, task_result)
-                paces[line.get("id")] = task_result.get("pace")
+                lines[(account, line.get("id"))] = _line_result(line, task_result)
+                paces[(account, line.get("id"))] = task_result.get("pace")
         else:
-            for server_id in (task_result.get("item") or {}).get("ids") or ():
-                whole_failures[server_id] = task_result
-        ledgers.update(task_result.get("ledger") or {})
+            for server_id in group.get("ids") or ():
+                whole_failures[(account, server_id)] = task_result
+        for server_id, entries in (task_result.get("ledger") or {}).items():
+            ledgers[(account, server_id)] = entries
         canary = task_result.get("canary") or {}
-        canaries.update((server_id, canary.get("msg")) for server_id in canary.get("ids") or ())
+        canaries.update(((account, server_id), canary.get("msg")) for server_id in canary.get("ids") or ())
     found = {}
     for host, decided_for_host in decided.items():
-        server_id = decided_for_host.get("server_id")
-        if server_id in whole_failures:
-            result = dict(whole_failures[server_id], failed=True)
+        server = (decided_for_host.get("account"), decided_for_host.get("server_id"))
+        if server in whole_failures:
+            result = dict(whole_failures[server], failed=True)
             found_outcome = outcome(decided_for_host, result, check_mode, failed=True)
-        elif decided_for_host.get("act") and server_id in lines:
-            line = lines[server_id]
+        elif decided_for_host.get("act") and server in lines:
+            line = lines[server]
             found_outcome = outcome(decided_for_host, line, check_mode, failed=bool(line["failed"]))
         else:
             found_outcome = outcome(decided_for_host, None, check_mode)
-        if server_id in canaries:
-            found_outcome["canary"] = canaries[server_id]
-        if paces.get(server_id):
-            found_outcome["pace"] = paces[server_id]
-        found[host] = {"outcome": found_outcome, "ledger": ledgers.get(server_id)}
+        if server in canaries:
+            found_outcome["canary"] = canaries[server]
+        if paces.get(server):
+            found_outcome["pace"] = paces[server]
+        found[host] = {"outcome": found_outcome, "ledger": ledgers.get(server)}
     return found
 
 

@@ -65,7 +65,9 @@ description:
   - "The connection and the host naming come from the source's options, else from the
     C(gamepanel.panel.servers) inventory file (O(inventory), by default the one ansible-rulebook was started
     with: C(-i)), else from the C(GAMEPANEL_*) environment variables. From the file the source takes the
-    connection options, C(hostname_source), C(games), C(statuses) and C(name_patterns) as written; it renders
+    connection options, C(hostname_source), C(hostname_prefix), C(account), C(games), C(statuses) and
+    C(name_patterns) as written, and the token from the variable C(api_token_env) names when the file sets it
+    (one activation per account: see docs/accounts.md of the collection); it renders
     no template and decrypts no vault value (it names such an option in its log and falls back to the
     environment). A server that the file's C(games), C(statuses) or C(name_patterns) leave out is logged
     with its event, whose C(host) is null and C(in_inventory) false."
@@ -191,6 +193,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_config  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import TOKEN_ENV_KEY  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming  # noqa: E402
 
 LOGGER = logging.getLogger("gamepanel.panel.fleet_events")
@@ -246,6 +250,14 @@ def connection_params(args, environ=None, inventory_options=None):
         value = args.get(name)
         if value is None:
             value = inventory_options.get(name)
+        if value is None and name == "api_token" and inventory_options.get(TOKEN_ENV_KEY):
+            # the inventory's account keeps its token in a variable of its own (api_token_env)
+            try:
+                value = job_connection.token_from_env(
+                    job_connection.check_token_env(inventory_options[TOKEN_ENV_KEY]), environ
+                )
+            except job_connection.ConnectionVariableError as error:
+                raise SettingsError("fleet_events: %s" % error) from None
         if value is None and option.get("fallback"):
             for variable in option["fallback"][1]:
                 if environ.get(variable) not in (None, ""):
@@ -327,6 +339,13 @@ class FleetEventSource(object):
         self.hostname_source = args.get("hostname_source") or inventory_options.get("hostname_source") or "name"
         if self.hostname_source not in naming.HOSTNAME_SOURCES:
             raise SettingsError("fleet_events: hostname_source must be name or id.")
+        # the inventory's own naming of an account's hosts, so that an event's host is the inventory's
+        try:
+            self.hostname_prefix = naming.check_hostname_prefix(inventory_options.get("hostname_prefix"))
+            account = naming.check_account(inventory_options.get("account"))
+        except ValueError as error:
+            raise SettingsError("fleet_events: inventory: %s" % error) from None
+        self.account_groups = [naming.account_group(account)] if account else []
         # Which servers the inventory holds: the playbooks keep_online runs can start no other.
         self.inventory_filters = dict(
             (name, _string_list(name, inventory_options.get(name))) for name in ("games", "statuses", "name_patterns")
@@ -431,8 +450,10 @@ class FleetEventSource(object):
         hosts = {}
         try:
             usable = [server for server in held if naming.base_host_name(server, self.hostname_source)]
-            groups = naming.fleet_group_names(usable, self.sanitize)
-            for host, server in naming.assign_host_names(usable, self.hostname_source, reserved=groups):
+            groups = naming.fleet_group_names(usable, self.sanitize) + self.account_groups
+            for host, server in naming.assign_host_names(
+                usable, self.hostname_source, reserved=groups, prefix=self.hostname_prefix
+            ):
                 hosts[server.get("id")] = host
         except ValueError:
             pass

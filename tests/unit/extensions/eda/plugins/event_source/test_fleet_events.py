@@ -516,3 +516,31 @@ def test_servers_the_inventory_leaves_out_are_reported_with_host_null_and_not_st
     assert events[2]["ids"] == ["b"]
     assert events[2]["held_back"] == [{"id": "a", "name": "Srv a", "reason": "not_in_inventory"}]
     assert "a (Srv a) is not in the inventory %s" % inventory in caplog.text
+
+
+def test_one_accounts_inventory_file_gives_its_token_variable_and_host_names(tmp_path):
+    inventory = tmp_path / "eu.gamepanel.yml"
+    inventory.write_text(
+        "plugin: gamepanel.panel.servers\naccount: eu\nhostname_prefix: eu_\napi_token_env: EU_TOKEN\n"
+        "base_url: https://eu.example/api/v1\n",
+        encoding="utf-8",
+    )
+    argv = ["ansible-rulebook", "-i", str(inventory)]
+    source = fleet_events.FleetEventSource({}, environ={"EU_TOKEN": TOKEN, "GAMEPANEL_API_TOKEN": "not-this"}, argv=argv)
+    assert source.client.base_url == "https://eu.example/api/v1"
+    environ = {"EU_TOKEN": TOKEN, "GAMEPANEL_API_TOKEN": "not-this"}
+    assert fleet_events.connection_params({}, environ, {"api_token_env": "EU_TOKEN"})["api_token"] == TOKEN
+    source.client = FakeClient([[server("a")], [dict(server("a"), status="offline", uptime_seconds=0)]])
+    events = [event["gamepanel"] for event in run(source, reads=2)]
+    assert [(event["kind"], event["host"]) for event in events] == [("status_changed", "eu_Srv_a")]
+
+
+def test_an_unset_token_variable_of_the_inventory_is_refused_at_start_naming_it(tmp_path):
+    inventory = tmp_path / "eu.gamepanel.yml"
+    inventory.write_text("plugin: gamepanel.panel.servers\napi_token_env: EU_TOKEN\n", encoding="utf-8")
+    with pytest.raises(fleet_events.SettingsError, match="environment variable EU_TOKEN .* not set"):
+        fleet_events.FleetEventSource(
+            {"base_url": "https://eu.example/v1"},
+            environ={"GAMEPANEL_API_TOKEN": TOKEN},
+            argv=["x", "-i", str(inventory)],
+        )
