@@ -7,9 +7,9 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import groups
 
 
-def fleet_groups(plans):
+def fleet_groups(plans, first=False, after=None):
     """See fleet_groups.yml."""
-    return groups(plans)
+    return groups(plans, first=first, after=after)
 
 
 class FilterModule(object):

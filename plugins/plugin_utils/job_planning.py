@@ -19,6 +19,7 @@ import datetime
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.canary import not_sent_reason
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_control_plan import control_plan
 
@@ -279,11 +280,15 @@ def plans(fleet, job_name, settings, hostvars, hosts, window=None, read_failure=
     return decided
 
 
-def groups(decided):
+def groups(decided, first=False, after=None):
     """The acting hosts of a batch as server_control tasks: ``[{control, ids}]``, one per distinct control.
 
     A job acts on a batch with one server_control task per group (``ids``): rolling_restart and
-    ensure_online make one group, maintenance at most two (its restarts and its starts).
+    ensure_online make one group per account, maintenance at most two (its restarts and its starts).
+
+    The canary is the job's, not a group's: ``first`` gives only the first group, whose task sends the
+    canary; ``after`` (that task's registered result) gives the others: none when its canary did not
+    come back, and without a canary of their own when it did.
     """
     if not isinstance(decided, dict):
         raise AnsibleFilterError("fleet_groups expects the plans fleet_plans returned, not %r." % (decided,))
@@ -298,7 +303,29 @@ def groups(decided):
         key = (str(account or ""),) + tuple(sorted((name, repr(value)) for name, value in control.items()))
         group = {"control": control, "ids": [], "account": account, "via": decided_for_host.get("via")}
         found.setdefault(key, group)["ids"].append(decided_for_host["server_id"])
-    return [found[key] for key in sorted(found)]
+    ordered = [found[key] for key in sorted(found)]
+    if first:
+        return ordered[:1]
+    if after is None:
+        return ordered
+    canaries = [canary for canary in _canaries(after) if canary.get("ids")]
+    if any(canary.get("confirmed") is False for canary in canaries):
+        return []
+    if canaries:
+        return [dict(group, control=dict(group["control"], canary=0)) for group in ordered[1:]]
+    return ordered[1:]
+
+
+def _task_results(control):
+    """The results of the registered server_control loops ``control`` (one registered loop, or a list of them)."""
+    for registered in control if isinstance(control, (list, tuple)) else [control]:
+        for task_result in (registered or {}).get("results") or ():
+            if isinstance(task_result, dict) and not task_result.get("skipped"):
+                yield task_result
+
+
+def _canaries(control):
+    return [task_result["canary"] for task_result in _task_results(control) if task_result.get("canary")]
 
 
 def _line_result(line, task_result):
@@ -315,10 +342,17 @@ def _line_result(line, task_result):
     }
 
 
+def _not_sent_line(canary):
+    """The line of a server another group's canary kept from being sent, as the engine words its own."""
+    reason = not_sent_reason(", ".join(canary["ids"]))
+    return {"changed": False, "skipped_reason": reason, "pending": None, "converged": None, "failed": False}
+
+
 def outcomes(decided, control=None, check_mode=False, failure=None):
     """``{host: {"outcome": gamepanel_outcome, "ledger": entries or None}}`` for every host of a batch.
 
-    ``control`` is the registered loop of the batch's server_control ``ids`` tasks (one per group);
+    ``control`` is the registered loop of the batch's server_control ``ids`` tasks (one per group), or a
+    list of such loops (the canary's group, then the others: see groups);
     a task that failed as a whole (no ``servers``) fails every host of its group with its message.
     ``ledger`` is the host's server's ledger entries when the task returned them, else None.
     ``failure``: the result of a step of the job that failed (the role's rescue): every host fails with it.
@@ -332,9 +366,7 @@ def outcomes(decided, control=None, check_mode=False, failure=None):
         )
     # a server is its account and its id: ids repeat across accounts (job_accounts.py)
     lines, whole_failures, ledgers, canaries, paces = {}, {}, {}, {}, {}
-    for task_result in (control or {}).get("results") or ():
-        if not isinstance(task_result, dict) or task_result.get("skipped"):
-            continue
+    for task_result in _task_results(control):
         group = task_result.get("item") or {}
         account = group.get("account")
         if isinstance(task_result.get("servers"), list):
@@ -348,6 +380,8 @@ def outcomes(decided, control=None, check_mode=False, failure=None):
             ledgers[(account, server_id)] = entries
         canary = task_result.get("canary") or {}
         canaries.update(((account, server_id), canary.get("msg")) for server_id in canary.get("ids") or ())
+    # a canary that did not come back: the other groups' tasks did not run (groups, after=)
+    lost_canary = next((c for c in _canaries(control) if c.get("ids") and c.get("confirmed") is False), None)
     found = {}
     for host, decided_for_host in decided.items():
         server = (decided_for_host.get("account"), decided_for_host.get("server_id"))
@@ -357,6 +391,8 @@ def outcomes(decided, control=None, check_mode=False, failure=None):
         elif decided_for_host.get("act") and server in lines:
             line = lines[server]
             found_outcome = outcome(decided_for_host, line, check_mode, failed=bool(line["failed"]))
+        elif decided_for_host.get("act") and lost_canary:
+            found_outcome = outcome(decided_for_host, _not_sent_line(lost_canary), check_mode)
         else:
             found_outcome = outcome(decided_for_host, None, check_mode)
         if server in canaries:

@@ -47,8 +47,9 @@ def test_restart_fleet_restarts_each_accounts_servers_through_its_own_panel_once
     assert posts(panels["us"]) == {"ark-01": 1}  # its mc-02 has a player on
     assert own_token_only(panels["eu"], panels["us"])
     lines = summary(run, "Summary of the rolling restart")
-    assert lines[:3] == [
+    assert lines[:4] == [
         "rolling_restart: 12 server(s): 9 skipped, 3 restarted",
+        "The canary (ark-01) came back before anything else was sent.",  # one for the job, eu's first
         "  account eu: 6 server(s): 4 skipped, 2 restarted",
         "  account us: 6 server(s): 5 skipped, 1 restarted",
     ]
@@ -58,6 +59,19 @@ def test_restart_fleet_restarts_each_accounts_servers_through_its_own_panel_once
     assert again.rc == 0, again.describe()
     assert posts(panels["eu"]) == {"mc-02": 1, "ark-01": 1} and posts(panels["us"]) == {"ark-01": 1}
     assert own_token_only(panels["eu"], panels["us"])
+
+
+def test_one_canary_for_the_job_whose_loss_keeps_the_other_account_untouched(ansible, panels):
+    """eu's first eligible host (eu_ARK_Island) is the job's canary; its agent is gone, so us gets nothing."""
+    panels["eu"].control.disconnect("ark-01")
+    run = run_job(ansible, panels, "restart_fleet", {"rolling_restart_wait_timeout": 3})
+    assert run.rc == 2, run.describe()
+    assert posts(panels["eu"]) == {"ark-01": 1} and posts(panels["us"]) == {}
+    assert own_token_only(panels["eu"], panels["us"])
+    lines = summary(run, "Summary of the rolling restart")
+    assert lines[1] == "The canary (ark-01) did not come back: nothing else was sent."
+    not_sent = "  us_ARK_Island: Not sent: the canary (ark-01) did not come back, so nothing else was sent."
+    assert not_sent in lines, lines
 
 
 def test_maintenance_restarts_and_starts_per_account(ansible, panels):

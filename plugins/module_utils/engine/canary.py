@@ -22,6 +22,11 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server import DRAINING, FOLLOWED_UP, UNREAD
 
 
+def not_sent_reason(canary_ids):
+    """Why a server was not sent to: the canary (``canary_ids``, in words) did not come back."""
+    return "Not sent: the canary (%s) did not come back, so nothing else was sent." % canary_ids
+
+
 class Canary(object):
     """The canary step of one task with ``ids``; ``count`` 0 (or check mode): no step, nothing held.
 
@@ -95,7 +100,7 @@ class Canary(object):
 
     def leave(self, servers):
         """``servers`` get no action: the canary did not come back."""
-        reason = "Not sent: the canary (%s) did not come back, so nothing else was sent." % self.named()
+        reason = not_sent_reason(self.named())
         for server in servers:
             server.not_sent()
             server.skipped_reason = reason

@@ -132,6 +132,39 @@ def test_outcomes_follow_the_account_and_the_id():
     assert found["us_a"]["outcome"] == dict(found["us_a"]["outcome"], result="failed", reason="us send failed")
 
 
+def canary_task(group, confirmed, sent=("mc-01",)):
+    """The registered loop of the first group's server_control task, its canary as the engine reports it."""
+    line = {"id": sent[0], "changed": True, "converged": confirmed, "failed": not confirmed}
+    canary = {"ids": list(sent), "confirmed": confirmed, "msg": "The canary (%s) ..." % ", ".join(sent)}
+    return {"results": [{"item": group, "servers": [line], "canary": canary}]}
+
+
+def test_the_canary_is_the_jobs_not_each_accounts():
+    decided = fleet_plans(
+        reads([online("mc-01"), online("mc-02")], [online("mc-01")]),
+        "rolling_restart",
+        dict(SETTINGS, canary=1),
+        HOSTVARS,
+    )
+    first = fleet_groups(decided, first=True)
+    assert [(group["account"], group["control"]["canary"]) for group in first] == [("eu", 1)]
+    # it came back: the other account is sent, without a canary of its own
+    after = fleet_groups(decided, after=canary_task(first[0], True))
+    assert [(group["account"], group["control"]["canary"]) for group in after] == [("us", 0)]
+    # the first task sent no canary (nothing eligible there): the next groups keep theirs
+    idle = {"results": [{"item": first[0], "servers": [], "canary": {"ids": [], "confirmed": None, "msg": "none"}}]}
+    assert [group["control"]["canary"] for group in fleet_groups(decided, after=idle)] == [1]
+    # it did not come back: nothing else is sent, and the other account's host says why
+    lost = canary_task(first[0], False)
+    assert fleet_groups(decided, after=lost) == []
+    found = fleet_outcomes(decided, [lost, {"results": [], "skipped": True}])
+    assert found["us_a"]["outcome"]["result"] == "skipped"
+    assert found["us_a"]["outcome"]["reason"] == (
+        "Not sent: the canary (mc-01) did not come back, so nothing else was sent."
+    )
+    assert found["eu_a"]["outcome"]["result"] == "failed"
+
+
 def test_plans_from_anything_but_a_read_or_a_loop_of_reads_is_a_clear_error():
     with pytest.raises(AnsibleFilterError, match="registered loop of reads"):
         fleet_plans({"servers": []}, "rolling_restart", SETTINGS, HOSTVARS)

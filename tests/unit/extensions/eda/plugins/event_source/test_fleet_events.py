@@ -526,7 +526,9 @@ def test_one_accounts_inventory_file_gives_its_token_variable_and_host_names(tmp
         encoding="utf-8",
     )
     argv = ["ansible-rulebook", "-i", str(inventory)]
-    source = fleet_events.FleetEventSource({}, environ={"EU_TOKEN": TOKEN, "GAMEPANEL_API_TOKEN": "not-this"}, argv=argv)
+    source = fleet_events.FleetEventSource(
+        {}, environ={"EU_TOKEN": TOKEN, "GAMEPANEL_API_TOKEN": "not-this"}, argv=argv
+    )
     assert source.client.base_url == "https://eu.example/api/v1"
     environ = {"EU_TOKEN": TOKEN, "GAMEPANEL_API_TOKEN": "not-this"}
     assert fleet_events.connection_params({}, environ, {"api_token_env": "EU_TOKEN"})["api_token"] == TOKEN
