@@ -41,7 +41,7 @@ endif
 export PYTHON_OLDEST PYTHON_LATEST
 
 # One virtual environment per requirements file, and the interpreter it is built from.
-VENV_NAMES := test-ansible-2.19 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser eda
+VENV_NAMES := test-ansible-2.19 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser eda guides
 PY_test-ansible-2.19 = $(PYTHON_OLDEST)
 PY_test-ansible-latest = $(PYTHON_LATEST)
 PY_lint = $(PYTHON_LATEST)
@@ -52,6 +52,7 @@ PY_builder = $(PYTHON_LATEST)
 PY_docsite = $(PYTHON_LATEST)
 PY_browser = $(PYTHON_OLDEST)
 PY_eda = $(PYTHON_LATEST)
+PY_guides = $(PYTHON_OLDEST)
 stamp = $(VENV)/$(1)/.installed
 STAMPS := $(foreach name,$(VENV_NAMES),$(call stamp,$(name)))
 
@@ -73,7 +74,7 @@ SETUP_STEPS := venvs collection get-pip-standin
 CHECK_STEPS := format-check docs-check units emulator-tests integration browser-test lint galaxy-importer sanity eda-test
 TEST_STEPS := $(SETUP_STEPS) $(CHECK_STEPS)
 # The steps of `make release-check` (see the release-check target).
-RELEASE_STEPS := release-tests docsite changelog-dry-run
+RELEASE_STEPS := release-tests docsite changelog-dry-run demo-oldest-python
 empty :=
 space := $(empty) $(empty)
 comma := ,
@@ -95,7 +96,7 @@ define pytest
 	done; exit $$status
 endef
 
-.PHONY: FORCE help demo test venvs collection get-pip-standin sanity format-check format units emulator-tests integration \
+.PHONY: FORCE help demo demo-oldest-python test venvs collection get-pip-standin sanity format-check format units emulator-tests integration \
 	lint galaxy-importer docs-check bench clean distclean interpreters \
 	release-check release-tests docsite changelog-dry-run chromium browser-test java eda-test preflight
 
@@ -123,6 +124,7 @@ help:
 	@echo "                      environments (ansible-builder create), emulator wheel and the docs/emulator.md CI example"
 	@echo "make docsite          antsibull-docs lint, then the docsite with Sphinx -W in .tmp/docsite/site/build/html"
 	@echo "make changelog-dry-run  antsibull-changelog release of the next version on a throwaway copy"
+	@echo "make demo-oldest-python  make demo with only the oldest Python, in its own venvs and build directory"
 	@echo "make bench            benchmarks (not part of make test)"
 	@echo "make clean            remove build output; make distclean also removes .venv"
 
@@ -164,9 +166,10 @@ $(COLL_FINGERPRINT): FORCE
 		| xargs -0 -r sha1sum 2>/dev/null > $@.new || true
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
-# The docsite venv's pandoc turns the Markdown guides into the docsite pages the copy ships.
-$(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,test-ansible-2.19) $(call stamp,docsite)
-	@$(ANSIBLE_ENV) .ci/build_collection.sh $(BUILD) $(T19) $(VENV)/docsite/bin
+# The guides venv's pandoc turns the Markdown guides into the docsite pages the copy ships. Both
+# venvs are on the oldest Python: building the collection (and so the demo) needs no newer one.
+$(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,test-ansible-2.19) $(call stamp,guides)
+	@$(ANSIBLE_ENV) .ci/build_collection.sh $(BUILD) $(T19) $(VENV)/guides/bin
 	@touch $@
 
 FORCE:
@@ -309,6 +312,20 @@ docsite: $(COLL_DEP) $(call stamp,docsite)
 changelog-dry-run: $(call stamp,changelog)
 	@ANSIBLE_HOME=$(TMP)/ansible-home $(VENV)/changelog/bin/python .ci/changelog_dry_run.py $(ROOT)
 
+# The demo as a user with only the oldest Python runs it: every newer Python hidden (PYTHON_LATEST is
+# the oldest one, so a step that needs 3.12+ fails as it would there), its own venvs and build
+# directory (the shared ones stay untouched; the venvs are kept for the next run). Then no venv but
+# the demo's may have been built.
+DEMO_CHECK := .tmp/demo-oldest-python
+demo-oldest-python:
+	@rm -rf $(DEMO_CHECK)/build
+	@$(MAKE) demo VENV=$(DEMO_CHECK)/venv BUILD=$(DEMO_CHECK)/build PYTHON_LATEST=$(PYTHON_OLDEST) COLLECTION_FROZEN=
+	@built=$$(cd $(DEMO_CHECK)/venv && ls -d */ | tr -d / | LC_ALL=C sort | xargs); \
+	wanted=$$(echo $(DEMO_VENVS) | tr ' ' '\n' | LC_ALL=C sort | xargs); \
+	if [ "$$built" != "$$wanted" ]; then \
+		echo "FAILED: make demo built the venvs [$$built], it needs only [$$wanted]"; exit 1; fi; \
+	echo "demo-oldest-python: make demo ran to the end with only $(PYTHON_OLDEST), venvs: $$built"
+
 # Benchmarks: every tests/bench/*.py (or BENCH=tests/bench/x.py), with BENCH_ARGS passed on.
 BENCH ?= $(wildcard tests/bench/*.py)
 BENCH_ARGS ?=
@@ -323,7 +340,13 @@ bench: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,browser)
 # ---------------------------------------------------------------------------
 # The demo: the emulator plus the playbooks in playbooks/ and the inventory in demo/.
 
-demo: collection
+# What the demo needs, and nothing more: the oldest Python only (README promises it), so a user
+# trying the collection needs no second Python, Chromium or Java. It checks that first.
+DEMO_VENVS := test-ansible-2.19 guides
+
+demo:
+	@PYTHON_OLDEST="$(PYTHON_OLDEST)" VENV="$(VENV)" VENV_NAMES="$(DEMO_VENVS)" .ci/preflight demo
+	@$(MAKE) collection
 	@ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS_PATH) ANSIBLE_HOME=$(TMP)/demo/ansible-home $(if $(CI),ANSIBLE_NOCOLOR=1) \
 		$(T19)/python demo/run_demo.py
 
@@ -339,7 +362,7 @@ LANE_CHECKS := docs-check units emulator-tests integration browser-test
 # plainly before anything takes time.
 preflight:
 	@PYTHON_OLDEST="$(PYTHON_OLDEST)" PYTHON_LATEST="$(PYTHON_LATEST)" CHROMIUM="$(CHROMIUM)" JAVA="$(JAVA)" \
-		VENV_NAMES="$(VENV_NAMES)" .ci/preflight
+		VENV="$(VENV)" VENV_NAMES="$(VENV_NAMES)" .ci/preflight test
 
 test:
 	@echo "make test: oldest Python $(PYTHON_OLDEST), latest Python $(PYTHON_LATEST)"
@@ -347,11 +370,11 @@ test:
 	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup $(subst $(space),$(comma),$(SETUP_STEPS)) \
 		--lane $(subst $(space),$(comma),$(LANE_SANITY)) --lane $(subst $(space),$(comma),$(LANE_CHECKS))
 
-# make release-check: like make test (timed, outputs in .tmp/logs, a summary), the docsite in
-# one lane and the other release steps in the second.
+# make release-check: like make test (timed, outputs in .tmp/logs, a summary), the docsite and the
+# demo on the oldest Python in one lane, the other release steps in the second.
 release-check:
 	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup venvs,collection \
-		--lane docsite --lane release-tests,changelog-dry-run
+		--lane docsite,demo-oldest-python --lane release-tests,changelog-dry-run
 
 clean:
 	rm -rf $(BUILD) .tmp tests/output .ansible .pytest_cache

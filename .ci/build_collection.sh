@@ -9,12 +9,12 @@
 # 3. the tarball built from that copy, checked to hold only what is meant to ship
 #    (.ci/check_archive.py), installed into BUILD/collections.
 # ansible-test's output in the old copy (its delegation venv lives there) is kept.
-# Usage (from the checkout): .ci/build_collection.sh BUILD ANSIBLE_BIN_DIR DOCSITE_BIN_DIR; ANSIBLE_* from the
-# environment (DOCSITE_BIN_DIR: the venv with pypandoc-binary).
+# Usage (from the checkout): .ci/build_collection.sh BUILD ANSIBLE_BIN_DIR GUIDES_BIN_DIR; ANSIBLE_* from the
+# environment (GUIDES_BIN_DIR: the venv with pypandoc-binary, .venv/guides).
 set -euo pipefail
 build=$1
 bin=$2
-docsite_bin=$3
+guides_bin=$3
 coll_root=$build/ansible_collections
 coll=$coll_root/gamepanel/panel
 version=$(sed -n 's/^version:[[:space:]]*//p' galaxy.yml)
@@ -40,7 +40,7 @@ git ls-files -z --cached --others --exclude-standard \
 if [ -d "$build/.ansible-test-output" ]; then
     mkdir -p "$coll/tests" && mv "$build/.ansible-test-output" "$coll/tests/output"
 fi
-"$docsite_bin/python" .ci/guides_to_rst.py "$coll"
+"$guides_bin/python" .ci/guides_to_rst.py "$coll"
 "$bin/ansible-galaxy" collection build "$coll" --output-path "$build" --force
 "$bin/python" .ci/check_archive.py "$tarball"
 "$bin/ansible-galaxy" collection install "$tarball" -p "$build/collections" --force --offline \

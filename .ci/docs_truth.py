@@ -12,7 +12,7 @@ type (extensions/awx/credential_type.yml), the ready playbooks' ``target``/``bat
 the keys of ``gamepanel_outcome`` (plugins/plugin_utils/job_planning.py), meta/runtime.yml and the
 Makefile's lists of virtual environments and steps.
 
-What is checked, by an explicit convention (docs/development.md, "The docs test"):
+What is checked, by an explicit convention (docs/testing.md, "The docs test"):
 
 1. Tables. A Markdown table whose first header cell is ``option``, ``variable``, ``key``,
    ``field``, ``step`` or ``virtual environment`` must be preceded by a marker line
@@ -31,7 +31,20 @@ What is checked, by an explicit convention (docs/development.md, "The docs test"
    source or role; a credential type's fields and injectors must be the shipped one's.
 4. Statements: the shape of ``gamepanel_outcome`` written as ``{a, b, c}``; "N ready playbooks";
    ansible-core versions older than meta/runtime.yml's floor; links to files that do not exist
-   or to example.invalid; commit hashes (project history does not belong in user docs).
+   or to example.invalid; commit hashes (project history does not belong in user docs); a path
+   folder of the checkout in inline code (``tests/unit/``, ``docs/examples``) that does not exist;
+   "Python X.Y or later" in a paragraph about the emulator when tests/emulator/pyproject.toml's
+   requires-python says another version.
+5. Messages. A table whose first header cell is ``message`` (marker ``<!-- docs-truth: messages -->``)
+   quotes what the collection prints: each backticked quote, cut at ``...`` (the parts filled in at
+   run time), must be found piece by piece in the strings of the code (plugins/, roles/, playbooks/):
+   each piece whole in one string, since a message is built from a few of them.
+6. The index. Every docs/*.md page is linked from docs/index.md and from README.md, and every one
+   but the developer pages (DEVELOPER_PAGES) is a guide of docs/docsite/extra-docs.yml.
+7. The changelog fragments (what the release notes will say): a name says what the fragment
+   holds, so it does not start with an issue number; before the first release
+   (changelogs/changelog.yaml has no release) no fragment announces breaking_changes, since
+   nothing released can break.
 """
 
 from __future__ import annotations
@@ -54,7 +67,26 @@ PREFIXED = re.compile(r"\b(?:%s)[a-z0-9_]*[a-z0-9]\b" % "|".join(p[:-1] for p in
 GP_VAR = re.compile(r"(?<![\w.-])gamepanel_[a-z0-9_]*[a-z0-9](?![\w-])")
 GP_ENV = re.compile(r"\bGAMEPANEL_[A-Z0-9_]*[A-Z0-9]\b")
 MARKER = re.compile(r"^\s*<!--\s*docs-truth:\s*(.*?)\s*-->\s*$")
-CHECKED_HEADERS = ("option", "options", "variable", "variables", "key", "field", "step", "virtual environment")
+CHECKED_HEADERS = (
+    "option",
+    "options",
+    "variable",
+    "variables",
+    "key",
+    "field",
+    "step",
+    "virtual environment",
+    "message",
+)
+# A folder of the checkout written in inline code: a top-level folder, a slash, more folders and
+# no file name (no dot in the last part); no placeholder (<role>, NAME, *), no spaces. Folders made
+# by the build or a run are not checked.
+CHECKOUT_FOLDER = re.compile(r"^\.?[a-z][a-z0-9_-]*/(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]*$")
+GENERATED_FOLDERS = ("build", ".tmp", ".venv", ".ath")
+# Pages for the people who work on the collection: linked from the index, not shipped in the docsite.
+DEVELOPER_PAGES = ("index.md", "development.md", "testing.md")
+# "Python 3.10 or later" in a paragraph about the emulator: the version it says the emulator needs.
+PYTHON_FLOOR = re.compile(r"\bPython (3\.\d+)(?:\+| or later| or newer)")
 LITERAL = re.compile(r"`([^`]*)`|(-?\d+(?:\.\d+)?|true|false|null|none|\[\])(?=[\s,;:)])", re.IGNORECASE)
 NUMBER_WORDS = {
     w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
@@ -81,6 +113,7 @@ class Truth:
     """What the code says: sources of names (options, variables, keys) with their specs."""
 
     def __init__(self):
+        self.root = None  # the checkout read
         self.sources = {}  # "module:server_control" -> {name: spec dict}
         self.known = set()  # every prefixed role/rulebook variable and plugin name
         self.gp_names = set()  # gamepanel_* names occurring in the code
@@ -89,6 +122,8 @@ class Truth:
         self.playbooks = []
         self.ansible_floor = None
         self.credential_type = {}
+        self.messages = []  # every string of the code a message may come from
+        self.emulator_python = None  # "3.10": the floor of tests/emulator/pyproject.toml's requires-python
         self.problems = []  # the code disagreeing with itself
 
 
@@ -182,6 +217,7 @@ def _yaml_files(root, *folders):
 def load_truth(root):
     """Read the code of the checkout at ``root``."""
     truth = Truth()
+    truth.root = root
     fragments = _fragments(root)
     connection = {"extends_documentation_fragment": [MODULE_PREFIX + "panel", MODULE_PREFIX + "panel.plugin"]}
     truth.sources["connection"] = _plugin_options(connection, fragments)
@@ -279,6 +315,13 @@ def load_truth(root):
         truth.sources["make:test"] = {name: _spec({}) for name in steps}
         truth.sources["make:release-check"] = {name: _spec({}) for name in _makefile_list(text, "RELEASE_STEPS")}
 
+    truth.messages = _message_strings(root)
+    emulator_project = os.path.join(root, "tests", "emulator", "pyproject.toml")
+    if os.path.isfile(emulator_project):
+        with open(emulator_project, encoding="utf-8") as handle:
+            match = re.search(r"^requires-python\s*=\s*\"\s*>=\s*(3\.\d+)", handle.read(), re.MULTILINE)
+        truth.emulator_python = match.group(1) if match else None
+
     # Host variables of the inventory: the prefix and the server fields.
     servers_py = os.path.join(root, "plugins", "module_utils", "api", "server_records.py")
     if os.path.isfile(servers_py):
@@ -304,6 +347,22 @@ def load_truth(root):
             with open(path, encoding="utf-8") as handle:
                 truth.env_names.update(GP_ENV.findall(handle.read()))
     return truth
+
+
+def _message_strings(root):
+    """Every string literal of plugins/ and extensions/ (implicit concatenation joined), and the
+    text of the roles' and playbooks' YAML with its folded lines joined: where a message may come from."""
+    strings = []
+    for directory in ("plugins", "extensions"):
+        for path in sorted(glob.glob(os.path.join(root, directory, "**", "*.py"), recursive=True)):
+            with open(path, encoding="utf-8") as handle:
+                tree = ast.parse(handle.read(), path)
+            strings += [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)]
+    for pattern in ("roles/*/tasks/*.yml", "playbooks/*.yml"):
+        for path in sorted(glob.glob(os.path.join(root, pattern))):
+            with open(path, encoding="utf-8") as handle:
+                strings.append(" ".join(handle.read().split()))
+    return [text for text in strings if isinstance(text, str)]
 
 
 def _same(documented, actual):
@@ -415,6 +474,8 @@ def check_tables(doc, truth, problems):
                     "%s: a table of %ss has no <!-- docs-truth: SOURCE --> marker line above it"
                     % (_where(doc, number), header[0])
                 )
+            elif marker[0] == "messages":
+                _check_messages(doc, number, lines[number + 2 : end], truth, problems)
             elif marker[0] != "skip":
                 _check_table(doc, number, header, lines[number + 2 : end], marker, truth, problems)
         number = end
@@ -458,6 +519,22 @@ def _check_table(doc, number, header, rows, marker, truth, problems):
             problems.append(
                 "%s: the table of %s leaves out %s" % (_where(doc, number), source_name, ", ".join(missing))
             )
+
+
+def _check_messages(doc, number, rows, truth, problems):
+    """Rule 5: each quoted message is in the code: each of its pieces between ``...`` whole in one string."""
+    for offset, row in enumerate(rows):
+        where = _where(doc, number + 2 + offset)
+        quotes = re.findall(r"`([^`]+)`", _cells(row)[0])
+        if not quotes:
+            problems.append("%s: the row's first cell quotes no message in backticks" % where)
+        for quote in quotes:
+            # the punctuation right after a filled-in part may belong to the next string of the code
+            pieces = [piece.strip().lstrip(";:,.) ") for piece in quote.split("...")]
+            pieces = [piece for piece in pieces if piece]
+            missing = [piece for piece in pieces if not any(piece in text for text in truth.messages)]
+            if missing:
+                problems.append("%s: the message %r is not in the code (%r)" % (where, quote, missing[0]))
 
 
 def _check_default(where, name, cell, spec, problems):
@@ -638,6 +715,15 @@ def check_statements(doc, truth, problems):
                 "%s: says %s ready playbooks; playbooks/ has %d"
                 % (_where(doc, line_of(match)), match.group(1), len(truth.playbooks))
             )
+    for paragraph in re.finditer(r"(?:[^\n]+\n?)+", text):
+        if not truth.emulator_python or not re.search(r"\bemulator\b", paragraph.group(0), re.IGNORECASE):
+            continue
+        for match in PYTHON_FLOOR.finditer(paragraph.group(0).replace("\n", " ")):
+            if match.group(1) != truth.emulator_python:
+                problems.append(
+                    "%s: says the emulator needs Python %s; tests/emulator/pyproject.toml requires Python %s"
+                    % (_where(doc, text[: paragraph.start()].count("\n")), match.group(1), truth.emulator_python)
+                )
     for match in re.finditer(r"ansible-core\s+(\d+)\.(\d+)", flat):
         version = (int(match.group(1)), int(match.group(2)))
         if truth.ansible_floor and version < truth.ansible_floor:
@@ -656,6 +742,15 @@ def check_statements(doc, truth, problems):
             path = os.path.normpath(os.path.join(os.path.dirname(doc.path), target.split("#")[0]))
             if not os.path.exists(path):
                 problems.append("%s: the link %s leads to no file" % (_where(doc, number), target))
+        for span in re.findall(r"`([^`\s]+)`", line):
+            top = span.split("/", 1)[0]
+            if (
+                CHECKOUT_FOLDER.match(span)
+                and top not in GENERATED_FOLDERS
+                and os.path.isdir(os.path.join(truth.root, top))
+                and not os.path.exists(os.path.join(truth.root, span))
+            ):
+                problems.append("%s: names `%s`, which the checkout does not have" % (_where(doc, number), span))
         for word in re.findall(r"(?<![\w/.-])[0-9a-f]{7,40}(?![\w/.-])", line):
             if re.search(r"[a-f]", word) and re.search(r"[0-9]", word):
                 problems.append(
@@ -672,10 +767,44 @@ def doc_files(root):
     return [path for path in paths if os.path.isfile(path)]
 
 
+def check_index(root, problems):
+    """Rule 6: every docs/*.md page reachable from docs/index.md and README.md, and in the docsite."""
+    pages = [os.path.basename(path) for path in sorted(glob.glob(os.path.join(root, "docs", "*.md")))]
+    index = os.path.join(root, "docs", "index.md")
+    if os.path.isfile(index):
+        for listing, prefix in ((index, ""), (os.path.join(root, "README.md"), "docs/")):
+            with open(listing, encoding="utf-8") as handle:
+                targets = {target.split("#")[0] for target in re.findall(r"\]\(([^)\s]+)\)", handle.read())}
+            for page in pages:
+                if page != "index.md" and prefix + page not in targets:
+                    problems.append("%s: does not link docs/%s" % (os.path.relpath(listing, root), page))
+    extra_docs = os.path.join(root, "docs", "docsite", "extra-docs.yml")
+    if os.path.isfile(extra_docs):
+        sections = (_read_yaml(extra_docs) or {}).get("sections") or []
+        listed = {ref for section in sections for ref in section.get("toctree") or []}
+        for page in pages:
+            if page not in DEVELOPER_PAGES and page[:-3].replace("-", "_") not in listed:
+                problems.append("docs/docsite/extra-docs.yml: does not list docs/%s (the docsite leaves it out)" % page)
+
+
+def check_fragments(root, problems):
+    """Rule 7: fragment names without issue numbers; no breaking_changes before the first release."""
+    changelog = os.path.join(root, "changelogs", "changelog.yaml")
+    released = bool(((_read_yaml(changelog) or {}).get("releases")) if os.path.isfile(changelog) else True)
+    for path in sorted(glob.glob(os.path.join(root, "changelogs", "fragments", "*.y*ml"))):
+        name = os.path.relpath(path, root)
+        if re.match(r"^\d+[-_]", os.path.basename(path)):
+            problems.append("%s: the name starts with an issue number; name it after what it holds" % name)
+        if not released and "breaking_changes" in (_read_yaml(path) or {}):
+            problems.append("%s: breaking_changes before the first release, against nothing released" % name)
+
+
 def check(root):
     """Every problem found in the checkout at ``root``."""
     truth = load_truth(root)
     problems = list(truth.problems)
+    check_index(root, problems)
+    check_fragments(root, problems)
     for path in doc_files(root):
         doc = Doc(path, os.path.relpath(path, root))
         check_tables(doc, truth, problems)

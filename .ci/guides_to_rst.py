@@ -13,7 +13,7 @@ a link to another listed guide becomes a reference to its page, a link to anythi
 ship (the repository's tests, .ci, Makefile...) keeps its text only, and comments (the docs test's
 markers) are dropped.
 
-Usage: python guides_to_rst.py COLLECTION_COPY   (with .venv/docsite's Python: pypandoc-binary)
+Usage: python guides_to_rst.py COLLECTION_COPY   (with .venv/guides' Python: pypandoc-binary)
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def write_pages(copy: Path, pandoc: str) -> list[Path]:
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         raise SystemExit("usage: guides_to_rst.py COLLECTION_COPY")
-    # pypandoc is only in .venv/docsite, which runs this script
+    # pypandoc is only in .venv/guides, which runs this script
     import pypandoc  # pylint: disable=import-outside-toplevel
 
     copy = Path(argv[1])

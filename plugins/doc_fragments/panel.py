@@ -17,7 +17,11 @@ options:
       - "API token of the panel account, sent as C(Authorization: Bearer <token>)."
       - Create one in the panel under B(Settings → API tokens). A C(read-only) token is enough to read servers;
         actions need a C(control) token (scope C(servers:control)) whose user is an owner or admin.
-      - If not set, the value of the E(GAMEPANEL_API_TOKEN) environment variable is used. One of the two is required.
+      - If not set, the value of the E(GAMEPANEL_API_TOKEN) environment variable is used; without that, the token
+        is read from the file E(GAMEPANEL_API_TOKEN_FILE) names (a systemd credential, a container secret; its only
+        content, a trailing newline ignored). A token is required from one of them.
+      - The token file must not be readable by every user of the machine (mode C(0600) or C(0400)); a missing, empty
+        or world-readable file fails the task with a message that names the file, never its content.
       - The token never appears in any output, message, log or cache.
     type: str
   base_url:

@@ -42,8 +42,13 @@ description:
     C(gamepanel) as the variable C(gamepanel_connection). The collection's modules, roles, ready playbooks
     and the C(gamepanel.panel.keep_online) rulebook use it wherever the play sets nothing more specific
     (C(module_defaults)), so the connection is written once, here. The token reaches jobs from
-    C(GAMEPANEL_API_TOKEN) or from the variable C(gamepanel_api_token) (a vault file, an AWX credential);
-    it never becomes a host or group variable."
+    C(GAMEPANEL_API_TOKEN), C(GAMEPANEL_API_TOKEN_FILE) or the variable C(gamepanel_api_token) (a vault
+    file, an AWX credential); it never becomes a host or group variable."
+  - "The inventory is read before any host or group variable exists, so C(gamepanel_api_token) does not
+    reach it. It takes its token from, in this order: O(api_token) or O(api_token_file) written in the
+    configuration file (O(api_token) first), then E(GAMEPANEL_API_TOKEN), then the file
+    E(GAMEPANEL_API_TOKEN_FILE) names. So a read-only token for the inventory can be named in the
+    configuration file while the jobs take a control token from the environment."
   - The configuration file name must end in C(gamepanel.yml) or C(gamepanel.yaml).
 requirements:
   - requests
@@ -102,6 +107,18 @@ options:
     type: list
     elements: str
     default: []
+  api_token_file:
+    description:
+      - Path of a file that holds the API token (its only content; a trailing newline is ignored), read when
+        the configuration file sets no O(api_token). For a systemd credential (C(LoadCredential=)), a container
+        secret or a scheduled job, so the token is in no command line, environment or inventory file.
+      - The file must not be readable by every user of the machine (mode C(0600) or C(0400)); a missing, empty
+        or world-readable file fails the source with a message that names the file, never its content.
+      - May be a template, for example a lookup of the environment variable E(CREDENTIALS_DIRECTORY), which systemd
+        sets for a service with C(LoadCredential=), followed by C(/) and the credential's name.
+    type: str
+    env:
+      - name: GAMEPANEL_API_TOKEN_FILE
   local_connection:
     description:
       - Give every host C(ansible_connection=local) and C(ansible_python_interpreter={{ ansible_playbook_python }}),
@@ -126,13 +143,20 @@ base_url: https://panel.example.com/api/v1
 api_token: "{{ lookup('ansible.builtin.env', 'ACME_PANEL_TOKEN') }}"
 
 ---
-# Token encrypted with ansible-vault (ansible-vault encrypt_string --name api_token);
+# Token encrypted with ansible-vault (ansible-vault encrypt_string --stdin-name api_token);
 # run ansible-inventory or ansible-playbook with --ask-vault-pass or --vault-password-file.
 plugin: gamepanel.panel.servers
 base_url: https://panel.example.com/api/v1
 api_token: !vault |
   $ANSIBLE_VAULT;1.1;AES256
   6231...
+
+---
+# The token in a file only its owner can read: a read-only token for the inventory, while the
+# jobs that run on it take a control token from the environment (GAMEPANEL_API_TOKEN_FILE).
+plugin: gamepanel.panel.servers
+base_url: https://panel.example.com/api/v1
+api_token_file: /etc/gamepanel/read-only-token
 
 ---
 # Only the Minecraft and Rust servers that are online and whose name starts with "EU";
@@ -181,9 +205,10 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
     NO_BASE_URL_MESSAGE,
-    NO_TOKEN_MESSAGE,
+    NO_INVENTORY_TOKEN_MESSAGE,
     PanelError,
 )
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import TOKEN_FILE_ENV, read_token_file
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
@@ -278,12 +303,40 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             "retry_timeout": self.get_option("retry_timeout"),
             "allow_insecure_http": self.get_option("allow_insecure_http"),
         }
+        settings["api_token"] = self._token_or_token_file(settings["api_token"])
         # Checked here, not left to the client, because the cache key needs both before any client exists.
         if not settings["api_token"] or not settings["api_token"].strip():
-            raise AnsibleParserError(NO_TOKEN_MESSAGE)
+            raise AnsibleParserError(NO_INVENTORY_TOKEN_MESSAGE)
         if not settings["base_url"] or not settings["base_url"].strip():
             raise AnsibleParserError(NO_BASE_URL_MESSAGE)
         return settings
+
+    def _token_or_token_file(self, token):
+        """``token`` (api_token), or the one api_token_file holds: the inventory file's settings first, then the environment's.
+
+        In each, a token comes before a token file. Ansible lets the inventory file's value of an option
+        win over its environment variable; a token file named in the inventory file also wins over
+        GAMEPANEL_API_TOKEN, so that a read-only token for the inventory can sit beside a control token
+        in the environment for the jobs.
+        """
+        path = self._templated_option("api_token_file")
+        if not path:
+            return token
+        file_from_environment = self._from_environment("api_token_file")
+        if token and (file_from_environment or not self._from_environment("api_token")):
+            return token  # given in the same place as the file, or in a nearer one
+        try:
+            return read_token_file(path, TOKEN_FILE_ENV if file_from_environment else "api_token_file")
+        except PanelError as error:
+            raise AnsibleParserError(str(error)) from None
+
+    def _from_environment(self, option):
+        """Whether ``option``'s value came from its environment variable rather than from the inventory file."""
+        try:
+            _value, origin = self.get_option_and_origin(option)
+        except KeyError:  # options handed over without their origins (unit tests) count as the file's
+            return False
+        return str(origin).startswith("env:")
 
     # -- data: cache or panel -----------------------------------------------------------------
 

@@ -5,8 +5,8 @@
 
 The connection is written once, in the inventory file: the ``gamepanel.panel.servers``
 inventory puts the settings it used on its group ``gamepanel`` as ``gamepanel_connection``
-(never the token). The token reaches a job from ``GAMEPANEL_API_TOKEN`` or from the
-variable ``gamepanel_api_token`` (a vault file, an AWX credential).
+(never the token). The token reaches a job from the variable ``gamepanel_api_token`` (a vault
+file, an AWX credential), else ``GAMEPANEL_API_TOKEN``, else ``GAMEPANEL_API_TOKEN_FILE`` (api/token_file.py).
 
 Precedence, per option: the task's own arguments (``module_defaults`` are merged into them
 by ansible-core before an action plugin runs) > ``gamepanel_connection`` /
@@ -108,6 +108,6 @@ def check_token(token):
     if not token.strip():
         raise ConnectionVariableError(
             "%s is empty: give it the API token (a vault file, an AWX credential), or leave it unset and "
-            "set GAMEPANEL_API_TOKEN." % TOKEN_VARIABLE
+            "set GAMEPANEL_API_TOKEN or GAMEPANEL_API_TOKEN_FILE." % TOKEN_VARIABLE
         )
     return token

@@ -27,9 +27,7 @@ from test_fleet_jobs import (  # noqa: F401  pylint: disable=unused-import
 
 TOKEN = "gp-test-owner-control"
 NO_BASE_URL = {"GAMEPANEL_BASE_URL": None}
-TOKEN_MESSAGE = (
-    "No API token was given: set the GAMEPANEL_API_TOKEN environment variable, or the variable gamepanel_api_token"
-)
+TOKEN_MESSAGE = "No API token was given: set the option api_token, the variable gamepanel_api_token"
 
 
 def inventory_file(base_url, *lines):

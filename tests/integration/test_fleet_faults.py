@@ -17,7 +17,7 @@ varies, so the assertions hold for every interleaving:
   re-runs them with ``ignore_pending`` where the panel holds nothing (here the emulator's
   own view is that check).
 
-The figures of a run are printed (``pytest -s``) for docs/reliability.md.
+The figures of a run are printed (``pytest -s``) for tests/RELIABILITY.md.
 """
 
 from __future__ import annotations

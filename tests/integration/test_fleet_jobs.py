@@ -428,6 +428,24 @@ def test_maintenance_outside_the_window_sends_nothing(ansible, emulator, now):
     )
 
 
+def test_a_bare_maintenance_run_acts_at_any_time_and_check_mode_shows_on_which_servers(ansible, emulator):
+    """No maintenance_window by default (docs/roles.md): the first run restarts every empty server up a
+    day or more, whenever it runs, in one batch; --check, as the docs advise first, names them and sends nothing."""
+    for server_id in ("mc-02", "ark-01"):  # online and empty; mc-01 and rust-01 have players on
+        emulator.control.set_server(server_id, uptime_seconds=2 * 86400)
+    preview = job(ansible, "maintenance", check=True)
+    assert preview.rc == 0, preview.describe()
+    assert posts(emulator.control.counters()) == {}
+    would = {host for host, outcome in outcomes(preview).items() if outcome["result"] == "restarted"}
+    assert would == {"mc-02", "ark-01"}
+    assert outcomes(preview)["mc-02"]["reason"] == "would be restarted (check mode)"
+
+    run = job(ansible, "maintenance")
+    assert run.rc == 0, run.describe()
+    assert emulator.control.counters()["restarts"] == {"mc-02": 1, "ark-01": 1}
+    assert [len(group) for group in batches(run)] == [6]
+
+
 def test_maintenance_starts_only_the_stopped_statuses(ansible, emulator):
     emulator.control.set_server("ark-01", status="maintenance")
     settings = {"maintenance_restart_after": 1000000, "maintenance_start_stopped": True}

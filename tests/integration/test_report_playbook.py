@@ -179,3 +179,29 @@ def test_the_report_says_when_the_ledger_cannot_be_kept(ansible, emulator, tmp_p
     quiet = ansible.playbook(REPORT)
     assert quiet.rc == 0, quiet.describe()
     assert quiet.result(ROLE + "Say when the pending actions may be incomplete").get("skipped") is True
+
+
+def test_report_takes_the_connection_from_the_inventory_file_or_the_environment(ansible, emulator, tmp_path):
+    """docs/fleet_report.md: with README's inventory file (base_url only there) the report needs -i;
+    without -i the address comes from GAMEPANEL_BASE_URL, and with neither it fails before any request."""
+    inventory = f"plugin: gamepanel.panel.servers\nbase_url: {emulator.live_url}\n"
+    no_address = {"GAMEPANEL_BASE_URL": None}
+
+    with_inventory = ansible.playbook(
+        REPORT, inventory=inventory, env=no_address, extra_vars={"fleet_report_dest": str(tmp_path / "inventory")}
+    )
+    assert with_inventory.rc == 0, with_inventory.describe()
+    _html, document, _rows = read_report(tmp_path / "inventory")
+    assert document["meta"]["panel"] == emulator.live_url
+    assert document["summary"]["servers"] == 6
+
+    from_environment = ansible.playbook(REPORT, extra_vars={"fleet_report_dest": str(tmp_path / "environment")})
+    assert from_environment.rc == 0, from_environment.describe()
+    assert read_report(tmp_path / "environment")[1]["summary"]["servers"] == 6
+
+    requests_before = emulator.control.counters()["requests"]
+    neither = ansible.playbook(REPORT, env=no_address, extra_vars={"fleet_report_dest": str(tmp_path / "none")})
+    assert neither.rc != 0
+    assert "No base_url was given" in neither.stdout
+    assert not (tmp_path / "none").exists()
+    assert emulator.control.counters()["requests"] == requests_before

@@ -23,9 +23,15 @@ REDACTED = "<redacted>"
 
 # Missing connection settings, said the same way by the client and the inventory plugin.
 NO_TOKEN_MESSAGE = (
-    "No API token was given: set the GAMEPANEL_API_TOKEN environment variable, or the variable "
-    "gamepanel_api_token for jobs (a vault file, an AWX credential), or the option api_token. "
-    "Create a token in the panel under Settings \u2192 API tokens."
+    "No API token was given: set the option api_token, the variable gamepanel_api_token (a vault file, "
+    "an AWX credential), the GAMEPANEL_API_TOKEN environment variable, or GAMEPANEL_API_TOKEN_FILE to "
+    "a file that holds the token. Create a token in the panel under Settings \u2192 API tokens."
+)
+# The inventory is read before any variable exists, so it names only the sources it can read.
+NO_INVENTORY_TOKEN_MESSAGE = (
+    "No API token was given to the inventory: set api_token (a vaulted value or a lookup) or "
+    "api_token_file in the inventory file, or the GAMEPANEL_API_TOKEN or GAMEPANEL_API_TOKEN_FILE "
+    "environment variable. Create a token in the panel under Settings \u2192 API tokens."
 )
 NO_BASE_URL_MESSAGE = (
     "No base_url was given: set base_url or the GAMEPANEL_BASE_URL environment variable to the API "

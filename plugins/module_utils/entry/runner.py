@@ -17,6 +17,11 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import 
     PanelClient,
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import (
+    TOKEN_ENV,
+    api_token_fallback,
+    token_from_environment,
+)
 
 
 def panel_argument_spec():
@@ -26,7 +31,7 @@ def panel_argument_spec():
     one is reported by ``client_from_params`` (through PanelClient) with a message that says where to get it.
     """
     return dict(
-        api_token=dict(type="str", no_log=True, fallback=(env_fallback, ["GAMEPANEL_API_TOKEN"])),
+        api_token=dict(type="str", no_log=True, fallback=(api_token_fallback, [TOKEN_ENV])),
         base_url=dict(type="str", fallback=(env_fallback, ["GAMEPANEL_BASE_URL"])),
         api_variant=dict(
             type="str", choices=["live", "planned"], default="live", fallback=(env_fallback, ["GAMEPANEL_API_VARIANT"])
@@ -76,7 +81,8 @@ def client_from_params(params):
     try:
         return PanelClient(
             params["base_url"],
-            params["api_token"],
+            # None only when the fallback found no usable token: a bad token file is named now
+            params["api_token"] if params["api_token"] is not None else token_from_environment(),
             api_variant=params["api_variant"],
             validate_certs=params["validate_certs"],
             request_timeout=params["request_timeout"],

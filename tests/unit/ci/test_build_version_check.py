@@ -20,7 +20,7 @@ def build_with(tmp_path, galaxy_version, code_version):
     (tmp_path / CLIENT).parent.mkdir(parents=True)
     (tmp_path / CLIENT).write_text('COLLECTION_VERSION = "%s"\n' % code_version)
     return subprocess.run(
-        ["bash", ".ci/build_collection.sh", "build", str(tmp_path / "no-ansible"), str(tmp_path / "no-docsite")],
+        ["bash", ".ci/build_collection.sh", "build", str(tmp_path / "no-ansible"), str(tmp_path / "no-guides")],
         cwd=tmp_path,
         check=False,
         capture_output=True,

@@ -464,3 +464,113 @@ def test_main_prints_each_problem_and_exits_1(checkout, capsys):
     assert "1 problem(s)" in output
     write(checkout, {"docs/guide.md": "nothing to check\n"})
     assert docs_truth.main([str(checkout)]) == 0
+
+
+def test_a_folder_the_checkout_does_not_have(checkout):
+    doc = """
+        The modules are in `plugins/modules/`, the filters in `plugins/filter/`; each one's tests in
+        `plugins/modules/tests`. The build goes to `build/collections`; a role's `meta/main.yml`.
+        """
+    only(
+        problems_with(checkout, doc),
+        "names `plugins/filter/`, which the checkout does not have",
+        "names `plugins/modules/tests`, which the checkout does not have",
+    )
+
+
+def test_an_emulator_python_the_pyproject_does_not_require(checkout):
+    write(checkout, {"tests/emulator/pyproject.toml": '[project]\nname = "emulator"\nrequires-python = ">=3.10"\n'})
+    doc = """
+        The emulator needs
+        Python 3.11 or later. Its package runs on Python 3.10 or newer, and the emulator as well: Python 3.10 or later.
+        """
+    only(
+        problems_with(checkout, doc),
+        "says the emulator needs Python 3.11; tests/emulator/pyproject.toml requires Python 3.10",
+    )
+
+
+def test_a_message_the_code_does_not_print(checkout):
+    write(
+        checkout,
+        {
+            "plugins/module_utils/errors.py": """
+                FORBIDDEN = (
+                    "The panel refused %s (HTTP 403%s). Possible causes: "
+                    "the token is read-only."
+                )
+                OFF = "exactly once across runs is off: %s; %s"
+                ADVICE = "a re-run may queue it again"
+                """,
+            "playbooks/status.yml": """
+                - name: Status
+                  hosts: "{{ target | default('gamepanel') }}"
+                  tasks:
+                    - ansible.builtin.fail:
+                        msg: >-
+                          No inventory was
+                          given.
+                """,
+        },
+    )
+    doc = """
+        <!-- docs-truth: messages -->
+        | message | what to do |
+        |---|---|
+        | `The panel refused ... (HTTP 403...). Possible causes: the token is read-only.` | a control token |
+        | `exactly once across runs is off: ...; a re-run may queue it again` | a writable directory |
+        | `No inventory was given.` | -i |
+        | `The panel refused ... (HTTP 403...). Likely causes:` | reworded |
+        | no quote | |
+
+        | message | meaning |
+        |---|---|
+        | `anything` | unmarked |
+        """
+    only(
+        problems_with(checkout, doc),
+        "the message 'The panel refused ... (HTTP 403...). Likely causes:' is not in the code ('Likely causes:')",
+        "the row's first cell quotes no message",
+        "a table of messages has no <!-- docs-truth: SOURCE --> marker",
+    )
+
+
+def test_a_page_missing_from_the_index_the_readme_or_the_docsite(checkout):
+    write(
+        checkout,
+        {
+            "docs/index.md": "| page | for |\n|---|---|\n| [guide.md](guide.md#top) | a guide |\n"
+            "| [testing.md](testing.md) | make test |\n",
+            "docs/testing.md": "# make test\n",
+            "docs/docsite/extra-docs.yml": "sections:\n  - title: Guides\n    toctree:\n      - guide\n",
+            "README.md": "# A collection\n\n- [docs/index.md](docs/index.md)\n- [docs/guide.md](docs/guide.md)\n"
+            "- [docs/testing.md](docs/testing.md)\n",
+        },
+    )
+    assert problems_with(checkout, "# Guide\n") == []
+    write(checkout, {"docs/new-page.md": "# New\n"})
+    only(
+        docs_truth.check(str(checkout)),
+        "docs/index.md: does not link docs/new-page.md",
+        "README.md: does not link docs/new-page.md",
+        "docs/docsite/extra-docs.yml: does not list docs/new-page.md",
+    )
+
+
+def test_a_fragment_named_after_an_issue_or_breaking_before_the_first_release(checkout):
+    write(
+        checkout,
+        {
+            "changelogs/changelog.yaml": "ancestor: null\nreleases: {}\n",
+            "changelogs/fragments/14-structure.yml": "minor_changes:\n  - one doc fragment\n",
+            "changelogs/fragments/batch-defaults.yml": "breaking_changes:\n  - batch is 100%\n",
+            "changelogs/fragments/report-playbook.yml": "minor_changes:\n  - the report\n",
+        },
+    )
+    only(
+        problems_with(checkout, "# Guide\n"),
+        "changelogs/fragments/14-structure.yml: the name starts with an issue number",
+        "changelogs/fragments/batch-defaults.yml: breaking_changes before the first release",
+    )
+    write(checkout, {"changelogs/changelog.yaml": "releases:\n  1.0.0:\n    changes: {}\n"})
+    only(problems_with(checkout, "# Guide\n"), "changelogs/fragments/14-structure.yml: the name starts")

@@ -2,9 +2,10 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The guides' docsite pages (.ci/guides_to_rst.py, run by the collection build).
 
-pandoc itself lives in .venv/docsite only; `make docsite` converts every guide and builds the
-site with Sphinx -W. These tests pin what is done to the Markdown around pandoc: links, fences,
-vault blocks, the placeholders and their roles, and the list of guides.
+pandoc itself lives in .venv/guides only (the collection build runs it there); `make docsite`
+builds the site from the converted guides with Sphinx -W. These tests pin what is done to the
+Markdown around pandoc: links, fences, vault blocks, the placeholders and their roles, and the
+list of guides.
 """
 
 from __future__ import annotations

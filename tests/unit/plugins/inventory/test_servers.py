@@ -97,6 +97,7 @@ OPTIONS = dict(
     PLUGIN_DEFAULTS,
     plugin="gamepanel.panel.servers",
     api_token=TOKEN,
+    api_token_file=None,
     base_url="https://panel.example.test/v1",
     api_variant="live",
     validate_certs=True,
@@ -576,3 +577,47 @@ def test_allowed_plain_http_warns_through_the_inventory_display(monkeypatch, tmp
     client = plugin._make_client(connection)
     assert client.base_url == "http://panel.example.test/v1"
     assert len(display.warnings) == 1 and "unencrypted" in display.warnings[0]
+
+
+class TestTokenFile:
+    """api_token_file (GAMEPANEL_API_TOKEN_FILE): where the inventory's token comes from, in which order."""
+
+    @staticmethod
+    def token_file(tmp_path, token, mode=0o600):
+        path = tmp_path / "panel-token"
+        path.write_text(token + "\n")
+        path.chmod(mode)
+        return str(path)
+
+    def test_the_file_gives_the_token_when_no_api_token_is_set(self, run_plugin, tmp_path):
+        options = {"api_token": None, "api_token_file": self.token_file(tmp_path, "gp-from-file")}
+        assert run_plugin(options).clients_made[0]["api_token"] == "gp-from-file"
+
+    def test_api_token_in_the_file_wins_over_api_token_file(self, run_plugin, tmp_path):
+        options = {"api_token_file": self.token_file(tmp_path, "gp-from-file")}
+        assert run_plugin(options).clients_made[0]["api_token"] == TOKEN
+
+    def test_a_token_file_named_in_the_inventory_file_wins_over_the_environment_token(
+        self, run_plugin, tmp_path, monkeypatch
+    ):
+        origins = {"api_token": "env: GAMEPANEL_API_TOKEN", "api_token_file": "Direct"}
+        monkeypatch.setattr(InventoryModule, "get_option_and_origin", lambda plugin, name: (None, origins[name]))
+        options = {"api_token_file": self.token_file(tmp_path, "gp-read-only")}
+        assert run_plugin(options).clients_made[0]["api_token"] == "gp-read-only"
+        origins["api_token_file"] = "env: GAMEPANEL_API_TOKEN_FILE"  # both from the environment: the token first
+        assert run_plugin(options).clients_made[0]["api_token"] == TOKEN
+
+    def test_a_world_readable_file_fails_the_source_naming_the_file(self, run_plugin, tmp_path):
+        path = self.token_file(tmp_path, "gp-from-file", mode=0o644)
+        with pytest.raises(AnsibleParserError) as failed:
+            run_plugin({"api_token": None, "api_token_file": path})
+        assert "%s (from api_token_file) can be read by every user" % path in str(failed.value)
+        assert "gp-from-file" not in str(failed.value)
+
+    def test_without_any_token_the_message_names_only_what_the_inventory_reads(self, run_plugin):
+        with pytest.raises(AnsibleParserError) as failed:
+            run_plugin({"api_token": None})
+        message = str(failed.value)
+        for source in ("api_token ", "api_token_file", "GAMEPANEL_API_TOKEN ", "GAMEPANEL_API_TOKEN_FILE"):
+            assert source in message
+        assert "gamepanel_api_token" not in message  # a variable: read after the inventory, never by it

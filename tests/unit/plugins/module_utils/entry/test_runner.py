@@ -19,6 +19,7 @@ from panel_fakes import TOKEN
 
 ENV = (
     "GAMEPANEL_API_TOKEN",
+    "GAMEPANEL_API_TOKEN_FILE",
     "GAMEPANEL_BASE_URL",
     "GAMEPANEL_API_VARIANT",
     "GAMEPANEL_RATE_LIMIT",
@@ -67,6 +68,37 @@ def test_environment_fallbacks_and_token_is_no_log(monkeypatch):
         600,
     )
     assert TOKEN in result._no_log_values
+
+
+def token_file_in_environment(monkeypatch, tmp_path, mode=0o600):
+    path = tmp_path / "token"
+    path.write_text(TOKEN + "\n")
+    path.chmod(mode)
+    monkeypatch.setenv("GAMEPANEL_API_TOKEN_FILE", str(path))
+    return path
+
+
+def test_the_token_file_is_the_last_fallback_and_its_token_is_no_log(monkeypatch, tmp_path):
+    token_file_in_environment(monkeypatch, tmp_path)
+    result = validate({})
+    assert result.validated_parameters["api_token"] == TOKEN and TOKEN in result._no_log_values
+    monkeypatch.setenv("GAMEPANEL_API_TOKEN", "gp-from-the-variable")
+    assert validate({}).validated_parameters["api_token"] == "gp-from-the-variable"
+    assert validate({"api_token": "gp-given"}).validated_parameters["api_token"] == "gp-given"
+
+
+def test_a_bad_token_file_fails_the_task_naming_it(monkeypatch, tmp_path):
+    path = token_file_in_environment(monkeypatch, tmp_path, mode=0o644)
+    params = validate({"base_url": "https://panel.example.test/v1"}).validated_parameters
+    assert params["api_token"] is None  # the fallback cannot fail a task: the client set-up does
+    with pytest.raises(module_utils.TaskFailed, match="can be read by every user") as failure:
+        module_utils.client_from_params(params)
+    assert "%s (from GAMEPANEL_API_TOKEN_FILE)" % path in failure.value.msg and TOKEN not in failure.value.msg
+
+
+def test_a_given_token_never_reads_the_token_file(monkeypatch, tmp_path):
+    monkeypatch.setenv("GAMEPANEL_API_TOKEN_FILE", str(tmp_path / "absent"))
+    assert client_from({"api_token": TOKEN, "base_url": "https://panel.example.test/v1"})
 
 
 def test_explicit_options_win_over_environment(monkeypatch):

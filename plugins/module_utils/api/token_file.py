@@ -1,0 +1,104 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""PRIVATE: The API token read from a file, for jobs that must not carry it in a command line or a variable.
+
+A systemd credential (``LoadCredential=``), a container secret or a file a cron job names
+holds the token; ``GAMEPANEL_API_TOKEN_FILE`` (and the inventory's ``api_token_file``)
+gives its path. The modules and the inventory plugin both read it here. No message built
+here quotes the file's content: a file in the wrong place may still hold a secret.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from ansible.module_utils.errors import AnsibleFallbackNotFound
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAuthError
+
+TOKEN_ENV = "GAMEPANEL_API_TOKEN"
+TOKEN_FILE_ENV = "GAMEPANEL_API_TOKEN_FILE"
+# A token is a few hundred bytes at most; a bigger file is the wrong file, and is not read whole.
+MAX_TOKEN_FILE_BYTES = 64 * 1024
+
+
+class TokenFileError(PanelAuthError):
+    """The token file cannot be used; the message names the file, the setting that named it, and the fix."""
+
+
+def read_token_file(path, named_by):
+    """The token the file at ``path`` holds, without the surrounding whitespace (the trailing newline).
+
+    ``named_by`` is the setting that gave the path, for the messages. Raises TokenFileError
+    for a file that is missing, unreadable, not a regular file, readable by every user, empty or too big.
+    """
+    where = "The API token file %s (from %s)" % (path, named_by)
+    try:
+        # O_NONBLOCK: a FIFO put there by mistake must not hang the job before it is refused below.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise TokenFileError(
+            "%s does not exist. Write the API token into it, or correct %s." % (where, named_by)
+        ) from None
+    except OSError as error:
+        raise TokenFileError("%s cannot be opened: %s." % (where, error.strerror or error)) from None
+    try:
+        # Checked on the open file, so a file swapped in between cannot slip past.
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            raise TokenFileError(
+                "%s is not a regular file: point %s at the file that holds the token." % (where, named_by)
+            )
+        if mode & stat.S_IROTH:
+            raise TokenFileError(
+                "%s can be read by every user of this machine (mode %04o): make it readable by its owner only, "
+                "for example with chmod 600 (or mode 0400 for a container secret)." % (where, stat.S_IMODE(mode))
+            )
+        content = os.read(descriptor, MAX_TOKEN_FILE_BYTES + 1)
+    finally:
+        os.close(descriptor)
+    if len(content) > MAX_TOKEN_FILE_BYTES:
+        raise TokenFileError("%s is larger than %d bytes: it is not a token file." % (where, MAX_TOKEN_FILE_BYTES))
+    try:
+        token = content.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise TokenFileError("%s does not hold text: write only the API token into it." % where) from None
+    if not token:
+        raise TokenFileError(
+            "%s is empty: write the API token into it (create one in the panel under Settings \u2192 API tokens)."
+            % where
+        )
+    return token
+
+
+def token_from_environment(variables=(TOKEN_ENV,)):
+    """The token the environment gives: the first of ``variables`` set, else the file ``GAMEPANEL_API_TOKEN_FILE`` names.
+
+    None when none is set (an empty value counts as unset); TokenFileError for a named file that cannot be used.
+    """
+    for variable in variables:
+        if os.environ.get(variable):
+            return os.environ[variable]
+    path = os.environ.get(TOKEN_FILE_ENV)
+    if not path:
+        return None
+    return read_token_file(path, TOKEN_FILE_ENV)
+
+
+def api_token_fallback(*variables):
+    """The modules' ``api_token`` fallback: token_from_environment(``variables``), so the token is a no_log value.
+
+    Given as ``(api_token_fallback, [TOKEN_ENV])``, the shape of ``env_fallback``, which readers of
+    the argument spec that know only that shape (the event source) still understand. A token file
+    that cannot be used counts as no token here, because a fallback cannot fail a task cleanly; the
+    module's client set-up asks token_from_environment again and says why.
+    """
+    try:
+        token = token_from_environment(variables)
+    except TokenFileError:
+        token = None
+    if token is None:
+        raise AnsibleFallbackNotFound
+    return token
