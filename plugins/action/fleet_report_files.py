@@ -16,7 +16,7 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import COLLECTION_VERSION
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles, key_for_token
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import report_pages
@@ -35,6 +35,7 @@ ARGUMENT_SPEC = dict(
     games={"type": "list", "elements": "str", "default": []},
     statuses={"type": "list", "elements": "str", "default": []},
     pending={"type": "list", "elements": "dict", "default": []},
+    panels={"type": "list", "elements": "dict", "default": []},
 )
 
 
@@ -58,9 +59,11 @@ class ActionModule(ActionBase):
         result = super().run(tmp, task_vars)
         del tmp  # nothing goes to a remote host
         try:
-            self._task.args = job_connection.task_arguments(
-                self._task.args, job_connection.host_variables(self._templar, task_vars or {})
-            )
+            # the servers of several accounts name their panels themselves (panels): no one connection applies
+            if not self._task.args.get("panels"):
+                self._task.args = job_connection.task_arguments(
+                    self._task.args, job_connection.host_variables(self._templar, task_vars or {})
+                )
         except job_connection.ConnectionVariableError as error:
             raise AnsibleActionFail(str(error)) from None
         _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
@@ -82,6 +85,7 @@ class ActionModule(ActionBase):
                 statuses=args["statuses"],
                 incidents=watcher_incidents(args.get("api_token")),
                 pending=args["pending"],
+                panels=args["panels"],
             )
             contents = report_pages.render_all(report, template)
             paths = report_pages.file_paths(args["dest"])

@@ -9,12 +9,14 @@ plugins/plugin_utils/action_in_process.py for when the module is executed instea
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import LEDGER_FACT
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import (
-    SERVER_CONTROL,
-    host_ledger_fact,
-    server_control,
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.ledger_fact import (
+    LEDGER_FACT,
+    batch_entries,
+    host_entries,
+    host_fact,
 )
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_control
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.action_in_process import InProcessAction
 
 
@@ -25,38 +27,20 @@ class ActionModule(InProcessAction):
     def perform(self, params, check_mode, diff, task_vars):
         # The host's ledger fact, as an earlier job left it (AWX fact storage, a fact cache):
         # a job that shares no disk with the last one still knows what that one queued.
-        carried = host_ledger_entries(task_vars)
+        fact_entries = host_entries(task_vars)
         if params.get("ids") is not None:
             # one task for many servers: the facts of every host of the batch (each holds its own server's)
-            carried = batch_ledger_facts(task_vars)
+            fact_entries = batch_entries(task_vars)
         # The hosts of the play's batch run this task alongside this one (unless it runs once):
         # its reads can be shared from the start.
-        peers = 1 if self._task.run_once else len(task_vars.get("ansible_play_batch") or [])
-        return server_control(params, check_mode=check_mode, diff=diff, carried=carried, peers=peers)
+        batch_hosts = 1 if self._task.run_once else len(task_vars.get("ansible_play_batch") or [])
+        return server_control(
+            params, check_mode=check_mode, diff=diff, fact_entries=fact_entries, batch_hosts=batch_hosts
+        )
 
     def after_module(self, result, args, task_vars):
         """The executed module's ledger fact holds its server's entries: keep those the host's fact carried for others."""
         facts = result.get("ansible_facts")
         if args.get("ids") is None and isinstance(facts, dict) and isinstance(facts.get(LEDGER_FACT), list):
-            facts.update(host_ledger_fact(host_ledger_entries(task_vars), facts[LEDGER_FACT], args.get("id")))
+            facts.update(host_fact(host_entries(task_vars), facts[LEDGER_FACT], args.get("id")))
         return result
-
-
-def host_ledger_entries(task_vars):
-    """The entries of the host's ledger fact (a list; anything else counts as none)."""
-    carried = (task_vars.get("ansible_facts") or {}).get(LEDGER_FACT)
-    return carried if isinstance(carried, list) else []
-
-
-def batch_ledger_facts(task_vars):
-    """The ledger facts of every host of the play's batch, as one list (their raw values: nothing templated)."""
-    hostvars = task_vars.get("hostvars")
-    carried = []
-    if hostvars is None:
-        return carried
-    for host in task_vars.get("ansible_play_batch") or ():
-        facts = hostvars.raw_get(host).get("ansible_facts") or {}
-        entries = facts.get(LEDGER_FACT)
-        if isinstance(entries, list):
-            carried.extend(entries)
-    return carried

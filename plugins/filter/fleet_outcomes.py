@@ -7,9 +7,9 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import outcomes
 
 
-def fleet_outcomes(plans, control=None, check_mode=False):
+def fleet_outcomes(plans, control=None, check_mode=False, failure=None):
     """See fleet_outcomes.yml."""
-    return outcomes(plans, control, check_mode)
+    return outcomes(plans, control, check_mode, failure=failure)
 
 
 class FilterModule(object):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import ACCOUNT_VARIABLE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import when_queued
 
 # The order results are listed in: what needs attention first.
@@ -32,6 +33,29 @@ def _took(elapsed):
 
 def _pending_words(entry):
     return "%s queued at %s (%s)" % (entry.get("action") or "action", when_queued(entry), entry.get("state") or "open")
+
+
+def _account_lines(hosts, hostvars, by_result):
+    """One line per account when the hosts belong to several (gamepanel_account): its counts, or nothing."""
+    account_of = {}
+    for host in hosts:
+        try:
+            account_of[host] = hostvars[host].get(ACCOUNT_VARIABLE)
+        except (KeyError, AttributeError):
+            account_of[host] = None
+    accounts = sorted(set(str(account) for account in account_of.values() if account))
+    if len(accounts) < 2:
+        return []
+    lines = []
+    for account in accounts:
+        counts = [
+            (result, sum(1 for host, _outcome in entries if str(account_of[host]) == account))
+            for result, entries in by_result.items()
+        ]
+        total = sum(1 for host in hosts if str(account_of[host]) == account)
+        words = ", ".join("%d %s" % (count, result) for result, count in counts if count)
+        lines.append("  account %s: %d server(s): %s" % (account, total, words or "none processed"))
+    return lines
 
 
 def fleet_summary(hosts, hostvars, job="fleet job", batch=None):
@@ -61,6 +85,7 @@ def fleet_summary(hosts, hostvars, job="fleet job", batch=None):
         "%d %s" % (count, result) for result, count in counts.items() if count and result != "not_reached"
     )
     lines = ["%s: %d server(s): %s" % (job, len(hosts), headline or "none processed")] + canaries
+    lines.extend(_account_lines(hosts, hostvars, by_result))
     if paces:
         lines.append("Requests %s." % " and ".join(paces))
     for result, entries in by_result.items():

@@ -38,17 +38,21 @@ description:
     that reason, so a scheduled job with a revoked token or an unreachable panel turns red instead of running
     on no hosts."
   - "The connection this source used (O(base_url), O(api_variant), O(rate_limit), O(validate_certs),
-    O(request_timeout), O(retry_timeout), O(allow_insecure_http); never the token) is set on the group
-    C(gamepanel) as the variable C(gamepanel_connection). The collection's modules, roles, ready playbooks
+    O(request_timeout), O(retry_timeout), O(allow_insecure_http), and O(api_token_env) when set; never the token)
+    is set on the group C(gamepanel) (on C(account_<account>) with O(account)) as the variable
+    C(gamepanel_connection). The collection's modules, roles, ready playbooks
     and the C(gamepanel.panel.keep_online) rulebook use it wherever the play sets nothing more specific
     (C(module_defaults)), so the connection is written once, here. The token reaches jobs from
-    C(GAMEPANEL_API_TOKEN), C(GAMEPANEL_API_TOKEN_FILE) or the variable C(gamepanel_api_token) (a vault
-    file, an AWX credential); it never becomes a host or group variable."
+    C(GAMEPANEL_API_TOKEN), C(GAMEPANEL_API_TOKEN_FILE), the variable C(gamepanel_api_token) (a vault
+    file, an AWX credential) or the variable O(api_token_env) names; it never becomes a host or group variable."
   - "The inventory is read before any host or group variable exists, so C(gamepanel_api_token) does not
-    reach it. It takes its token from, in this order: O(api_token) or O(api_token_file) written in the
-    configuration file (O(api_token) first), then E(GAMEPANEL_API_TOKEN), then the file
-    E(GAMEPANEL_API_TOKEN_FILE) names. So a read-only token for the inventory can be named in the
-    configuration file while the jobs take a control token from the environment."
+    reach it. It takes its token from, in this order: O(api_token) written in the configuration file, the
+    variable O(api_token_env) names, O(api_token_file) written in the configuration file, then
+    E(GAMEPANEL_API_TOKEN), then the file E(GAMEPANEL_API_TOKEN_FILE) names. So a read-only token for the
+    inventory can be named in the configuration file while the jobs take a control token from the environment."
+  - "Several accounts: one source per account in one inventory directory, each with O(account), and
+    O(hostname_prefix) where server names repeat. Two sources that would mix accounts (different connections
+    without O(account), or one host name for two servers) stop the inventory with a message naming both."
   - The configuration file name must end in C(gamepanel.yml) or C(gamepanel.yaml).
 requirements:
   - requests
@@ -119,6 +123,36 @@ options:
     type: str
     env:
       - name: GAMEPANEL_API_TOKEN_FILE
+  account:
+    description:
+      - A short name for the panel account this source reads (letters, digits and underscores, up to 40), for an
+        inventory that holds one source per account.
+      - "Its hosts join the group C(account_<account>) (a child of C(gamepanel)) and carry the variable
+        C(gamepanel_account); this source's C(gamepanel_connection) is set on that group, so it reaches this
+        source's hosts only and jobs act on each server through its own panel and token."
+      - Sources whose connections differ (panel, settings or token) must each name their account; two sources of
+        one account must use one connection. Otherwise the second source read stops with a message naming both.
+      - Unset, the source's connection is set on the group C(gamepanel), as for an inventory of one account.
+    type: str
+  hostname_prefix:
+    description:
+      - Text put before every host name this source makes, so the servers of two accounts with the same names
+        get different host names (C(eu_Survival), C(us_Survival)).
+      - "Only letters, digits, C(_), C(-) and C(.)."
+      - Two sources that would give one host name to two different servers (another panel, account or id)
+        stop the inventory with a message naming both; one server listed by two sources of one account stays
+        one host.
+    type: str
+    default: ""
+  api_token_env:
+    description:
+      - The name of the environment variable that holds this account's API token, such as C(GAMEPANEL_EU_TOKEN).
+      - The inventory reads its token from it (unless O(api_token) is written in this file), and the name, never the
+        token, goes into C(gamepanel_connection) as C(api_token_env), so every job task for these hosts takes its
+        token from that variable too.
+      - A job task's own O(api_token) and the host's C(gamepanel_api_token) variable still come first.
+      - Unset, the token comes from O(api_token), O(api_token_file), E(GAMEPANEL_API_TOKEN) or E(GAMEPANEL_API_TOKEN_FILE).
+    type: str
   local_connection:
     description:
       - Give every host C(ansible_connection=local) and C(ansible_python_interpreter={{ ansible_playbook_python }}),
@@ -198,6 +232,7 @@ rate_limit: 600
 """
 
 import hashlib
+import os
 
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native
@@ -210,6 +245,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import TOKEN_FILE_ENV, read_token_file
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_accounts as accounts
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_config import CONFIG_SUFFIXES
@@ -253,8 +289,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self._read_config_data(path)
             connection = self._connection_settings()
             servers = self._servers(path, connection, use_cache=cache)
-            self._populate(self._filtered(servers))
-            self._hand_on_connection(connection)
+            self._populate(path, connection, self._filtered(servers))
         except AnsibleError as error:
             # Ansible turns a failed source into a warning and runs on with no hosts; the
             # reason, kept on the all group, lets playbooks and roles fail loudly instead.
@@ -269,18 +304,27 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             entries.append(untrusted(entry))
         group.set_variable(variable, entries)
 
-    def _hand_on_connection(self, connection):
-        """Put the settings this source used, never the token, on its fleet group for the jobs that run on it."""
-        handed = dict((key, untrusted(connection[key])) for key in job_connection.CONNECTION_KEYS)
-        group = self.inventory.groups[naming.ALL_SERVERS_GROUP]
-        previous = group.get_vars().get(job_connection.CONNECTION_VARIABLE)
-        if previous is not None and previous != handed:
-            self.display.warning(
-                "%s: two gamepanel inventory sources use different connections; jobs take %s from the last one "
-                "read (%s). Give each play its connection with module_defaults to choose."
-                % (self.NAME, job_connection.CONNECTION_VARIABLE, handed["base_url"])
-            )
-        group.set_variable(job_connection.CONNECTION_VARIABLE, handed)
+    def _handed_connection(self, connection):
+        """The settings this source used, never the token, as its hosts' jobs get them (gamepanel_connection)."""
+        handed = dict((key, connection[key]) for key in job_connection.CONNECTION_KEYS)
+        token_env = self.get_option("api_token_env")
+        if token_env:
+            handed[job_connection.TOKEN_ENV_KEY] = token_env
+        return handed
+
+    def _hand_on_connection(self, handed, account):
+        """Put the connection on the group of this source's hosts: its account's group, else the fleet group."""
+        group_name = naming.ALL_SERVERS_GROUP
+        if account is not None:
+            group_name = naming.account_group(account)
+            self.inventory.add_group(group_name)
+            self.inventory.add_child(naming.ALL_SERVERS_GROUP, group_name)
+            self.inventory.groups[group_name].set_variable(naming.ACCOUNT_VARIABLE, untrusted(account))
+        group = self.inventory.groups[group_name]
+        group.set_variable(
+            job_connection.CONNECTION_VARIABLE, dict((key, untrusted(value)) for key, value in handed.items())
+        )
+        return group_name
 
     # -- options ------------------------------------------------------------------------------
 
@@ -292,10 +336,28 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             value = self.templar.template(value)
         return None if value is None else to_native(value)
 
+    def _token(self):
+        """api_token written in this file, else the variable api_token_env names, else api_token's GAMEPANEL_API_TOKEN."""
+        token = self._templated_option("api_token")
+        token_env = self.get_option("api_token_env")
+        if not token_env:
+            return token
+        try:
+            job_connection.check_token_env(token_env)
+        except job_connection.ConnectionVariableError as error:
+            raise AnsibleParserError(to_native(error))
+        _value, origin = self.get_option_and_origin("api_token")
+        if token and not str(origin).startswith("env"):
+            return token
+        token = os.environ.get(token_env)
+        if not token or not token.strip():
+            raise AnsibleParserError(job_connection.unset_token_env_message(token_env))
+        return token
+
     def _connection_settings(self):
         settings = {
             "base_url": self._templated_option("base_url"),
-            "api_token": self._templated_option("api_token"),
+            "api_token": self._token(),
             "api_variant": self._templated_option("api_variant") or "live",
             "validate_certs": self.get_option("validate_certs"),
             "request_timeout": self.get_option("request_timeout"),
@@ -423,24 +485,37 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             )
         return kept
 
-    def _populate(self, servers):
+    def _populate(self, path, connection, servers):
         try:
             prefix = naming.check_hostvar_prefix(self.get_option("hostvar_prefix"))
+            account = naming.check_account(self.get_option("account"))
             hostname_source = self.get_option("hostname_source")
             servers = self._nameable(servers, hostname_source)
             group_names = naming.fleet_group_names(servers, self._sanitize_group_name)
-            hosts = naming.assign_host_names(servers, hostname_source, reserved=group_names)
+            reserved = group_names + ([naming.account_group(account)] if account else [])
+            hosts = naming.assign_host_names(
+                servers,
+                hostname_source,
+                reserved=reserved,
+                prefix=naming.check_hostname_prefix(self.get_option("hostname_prefix")),
+            )
+            handed = self._handed_connection(connection)
+            # before anything is added: a clash with another source leaves this one out whole
+            accounts.register(self.inventory, self._source(path, account, handed, connection, hosts))
         except ValueError as error:
             raise AnsibleParserError(to_native(error))
 
         inventory = self.inventory
         for group_name in group_names:
             inventory.add_group(group_name)
+        hosts_group = self._hand_on_connection(handed, account)
 
         extra_variables = LOCAL_CONNECTION_VARIABLES if self.get_option("local_connection") else {}
         construct = self._constructed_features()
         for host_name, server in hosts:
             inventory.add_host(host_name, group=naming.ALL_SERVERS_GROUP)
+            if hosts_group != naming.ALL_SERVERS_GROUP:
+                inventory.add_child(hosts_group, host_name)
             for group_name in naming.group_names_for(server, self._sanitize_group_name)[1:]:
                 inventory.add_child(group_name, host_name)
             # The panel's data is not trusted as a template: a server named "{{ ... }}" stays text.
@@ -454,6 +529,13 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 host.set_variable(name, value)
             if construct:
                 self._construct(host_name, variables, *construct)
+
+    @staticmethod
+    def _source(path, account, handed, connection, hosts):
+        """This source as the register of accounts compares it with the others (accounts.Source)."""
+        panel = (connection["base_url"], connection["api_variant"])
+        named = dict((host_name, panel + (str(server.get("id")),)) for host_name, server in hosts)
+        return accounts.Source(path, account, handed, connection["api_token"], named)
 
     def _constructed_features(self):
         """The compose/groups/keyed_groups settings, or None when none is configured (skips their per-host cost)."""

@@ -72,6 +72,16 @@ options:
     type: list
     elements: dict
     default: []
+  panels:
+    description:
+      - For the servers of several accounts (each server and pending entry then carries C(account), as the
+        C(gamepanel.panel.fleet_reads) filter gives them) - each account with its panel, as C(account) and
+        C(base_url). The page names each account's panel, the table, JSON and CSV get an C(account) column,
+        and the connection options are not needed.
+      - Empty, the report is of one panel, named by O(base_url).
+    type: list
+    elements: dict
+    default: []
 seealso:
   - module: gamepanel.panel.server_info
 notes:

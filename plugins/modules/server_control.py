@@ -18,6 +18,8 @@ description:
   - The module never sends the same action twice, neither after a wait that ran out nor after a request whose
     answer was lost on the way back (it then reports RV(changed=true), since the action may have been queued;
     with O(wait=true) a server that then reaches the requested state counts as success), nor in a later run.
+    An HTTP 503 to the action is the panel's refusal, not a lost answer; nothing was queued (RV(changed=false)),
+    the task fails saying so, and the action is not sent again by the task itself.
   - A ledger in the state directory remembers every action the module queued until a read shows the outcome. An
     open entry for the same action on the same server is waited for (O(wait=true)) or reported as RV(pending)
     instead of being sent again, and a restart the ledger holds within O(min_uptime) counts as the restart even
@@ -592,8 +594,8 @@ diff:
     after: {status: online}
 """
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import run_task_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL, server_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL, run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_control
 
 
 # Two ways this task runs, one implementation (module_utils/entry/specs.py, server_control):

@@ -243,8 +243,8 @@ status:
   sample: 404
 """
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import run_task_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_INFO, server_info
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_INFO, run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_info
 
 
 # Two ways this task runs, one implementation (module_utils/entry/specs.py, server_info):

@@ -43,7 +43,7 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import HAS_REQUESTS
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import TaskFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 
 display = Display()
@@ -77,7 +77,7 @@ class InProcessAction(ActionBase):
         task_vars = task_vars or {}
         try:
             args = job_connection.task_arguments(
-                self._task.args, job_connection.host_variables(self._templar, task_vars)
+                self._task.args, job_connection.host_variables(self._templar, task_vars, self._task.delegate_to)
             )
         except job_connection.ConnectionVariableError as error:
             result.update(failed=True, msg=str(error))

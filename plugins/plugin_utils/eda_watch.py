@@ -24,6 +24,12 @@ all (no ``added`` for the fleet as it was when the watcher started), except one:
 
 Servers without an id cannot be followed and are ignored.
 
+``start_failed`` comes from the hand-outs (``StartBatches``), not from a change: a server handed to
+a start is still down, and its start is over without bringing it up (``start_failure``): the
+panel refused it or it failed before the panel could queue it (the ledger's not-queued note),
+its answer was lost and ``retry_after`` passed, or no start came of the hand-out at all.  It is
+handed out again, and counted by the crash-loop guard.
+
 ``expected`` is true when an entry of the ledger (module_utils/state/ledger.py: what the collection
 queued) explains the change: its action fits the change (see ``action_fits``), it was queued
 before the read that saw the change, and it was still open at the previous read (an entry
@@ -35,25 +41,45 @@ from __future__ import annotations
 
 import time
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import is_open, public_view
-
-ONLINE = "online"
-DEFAULT_STOPPED_STATUSES = ("offline", "stopped")
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import QUEUED, is_open, public_view
 
 ADDED = "added"
 REMOVED = "removed"
 STATUS_CHANGED = "status_changed"
 RESTARTED = "restarted"
 FOUND_STOPPED = "found_stopped"
-KINDS = (STATUS_CHANGED, RESTARTED, ADDED, REMOVED, FOUND_STOPPED)
+START_FAILED = "start_failed"
+KINDS = (STATUS_CHANGED, RESTARTED, ADDED, REMOVED, FOUND_STOPPED, START_FAILED)
 # The one event a read adds after its per-server events when it found servers to start: all of
 # them, so that keep_online starts them in one playbook run.
 OUTAGE = "outage"
 
-# A server handed to a start is not handed again until a read sees it in a status other than a
-# stopped one (or gone), or this many seconds passed: a second start from a second run would
-# only wait behind the first one's.
+# A server handed to a start is not handed again while its start may still bring it up (a second
+# start from a second run would only wait behind the first one's): until a read sees it in a status
+# other than a stopped one (or gone), or its start is over without bringing it up (``start_failure``).
+# A hand-out that no run sent a start for, or whose start the panel accepted and never applied, is
+# over after this many seconds.
 HANDOFF_HOLD_SECONDS = 900.0
+# A start whose answer was lost is followed this long (from the answer, and from the hand-out)
+# before it is sent again: the bound the server's agent needs to act on a queued action.
+DEFAULT_RETRY_AFTER = 120.0
+
+# Why the start of a server handed out is over and the server still down (``start_failure``).
+NOT_QUEUED = "not_queued"
+ANSWER_LOST = "answer_lost"
+NOT_APPLIED = "not_applied"
+DOWN_AGAIN = "down_again"
+NOT_SENT = "not_sent"
+RUN_STOPPED = "run_stopped"
+START_FAILURES = {
+    NOT_QUEUED: "the panel refused it, or it failed before the panel could queue it",
+    ANSWER_LOST: "its answer was lost and the server is still down after retry_after",
+    NOT_APPLIED: "the panel queued it and the agent did not act on it within 15 minutes",
+    DOWN_AGAIN: "it was confirmed, and the server is down again",
+    NOT_SENT: "no run sent it within 15 minutes",
+    RUN_STOPPED: "its run stopped at the refusal of another server's start, before it came to this one",
+}
 
 # Why a server one read found down is not in its outage event (``held_back``).
 HELD_CRASH_LOOPING = "crash_looping"
@@ -161,18 +187,65 @@ def explaining_entry(kind, status, entries, seen_at, previous_seen_at, stopped_s
     return found
 
 
-def is_incident(event):
-    """An unexpected stop (status changed to a stopped status) or an unexpected restart."""
+def went_down(event, stopped_statuses=DEFAULT_STOPPED_STATUSES):
+    """A status change from a running status (any but a stopped one) to a stopped one."""
+    return (
+        event["kind"] == STATUS_CHANGED
+        and bool(event["stopped"])
+        and event.get("previous_status") not in stopped_statuses
+    )
+
+
+def is_incident(event, stopped_statuses=DEFAULT_STOPPED_STATUSES):
+    """What the crash-loop guard counts: an unexpected crash (``went_down``) or restart, a server found
+    stopped, or a start that failed.  A server going from one stopped status to another is down already;
+    a start never tried because the run stopped at another server's refusal did not fail."""
     if event["expected"]:
         return False
-    return event["kind"] in (RESTARTED, FOUND_STOPPED) or (event["kind"] == STATUS_CHANGED and event["stopped"])
+    if event["kind"] == START_FAILED:
+        return event.get("start_failure") != RUN_STOPPED
+    return event["kind"] in (RESTARTED, FOUND_STOPPED) or went_down(event, stopped_statuses)
 
 
-def wants_start(event):
-    """A per-server event keep_online answers with a start: an unexpected stop, or a server found stopped."""
-    if event["kind"] == FOUND_STOPPED:
+def wants_start(event, stopped_statuses=DEFAULT_STOPPED_STATUSES):
+    """A per-server event keep_online answers with a start: an unexpected crash, a server found stopped, a failed start."""
+    if event["kind"] in (FOUND_STOPPED, START_FAILED):
         return True
-    return event["kind"] == STATUS_CHANGED and bool(event["stopped"]) and not event["expected"]
+    return went_down(event, stopped_statuses) and not event["expected"]
+
+
+def start_failure(
+    handed_at, starts, notes, seen_at, retry_after=DEFAULT_RETRY_AFTER, hold=HANDOFF_HOLD_SECONDS, run_stopped=False
+):
+    """Why the start of a server handed out at ``handed_at`` and down at ``seen_at`` is over, or None while it may still work.
+
+    ``starts`` are the server's ledger entries for ``start`` (the ledger keeps one, the latest),
+    ``notes`` its not-queued notes for ``start``.  ``run_stopped``: the panel refused the start of
+    another server of the same hand-out, which stops the run (server_control with ``ids`` sends no
+    more after a refusal), so a server it has not claimed yet will not be.  Returns ``(reason,
+    entry)``: ``entry`` is the open entry to give up on before a new start can be sent (the ledger
+    holds back a second one), else None.
+    """
+    latest = max(starts, key=lambda item: item["queued_at"]) if starts else None
+    note = max(notes, key=lambda item: item["queued_at"]) if notes else None
+    if note is not None and note["queued_at"] >= handed_at:
+        if latest is None or latest["queued_at"] <= note["queued_at"]:
+            return NOT_QUEUED, None
+    if latest is not None and is_open(latest):
+        # followed from the answer (or the hand-out, for an entry older than it: the run followed it)
+        since = max(latest.get("updated_at") or latest["queued_at"], handed_at)
+        if latest["state"] != QUEUED and seen_at - since >= retry_after:
+            return ANSWER_LOST, latest
+        if latest["state"] == QUEUED and seen_at - since >= hold:
+            return NOT_APPLIED, latest
+        return None
+    if latest is not None and latest["queued_at"] >= handed_at:
+        return DOWN_AGAIN, None
+    if run_stopped:
+        return RUN_STOPPED, None
+    if seen_at - handed_at >= hold:
+        return NOT_SENT, None
+    return None
 
 
 def held_back_reason(event):
@@ -187,42 +260,86 @@ def held_back_reason(event):
 
 
 class StartBatches(object):
-    """Turns the servers one read found down into one ``outage`` event, and remembers whom it handed out.
+    """Turns the servers one read found down into one ``outage`` event, and follows whom it handed out.
 
     ``batch(events, fleet, seen_at)`` takes one read's per-server events (annotated with
     ``crash_looping``, ``left_alone``, ``host`` and ``in_inventory``) and that read's servers, and
     returns the outage event, or None when no server is to be started. A server handed out once
     is held back (``start_under_way``) until a read sees it in a status other than a stopped one,
-    or gone, or ``hold_seconds`` passed: whatever it does meanwhile (offline, then stopped) is
-    the one outage the first start answers.
+    or gone: whatever it does meanwhile (offline, then stopped) is the one outage the first start
+    answers. ``failed_starts`` finds the hand-outs whose start is over with the server still down
+    (``start_failure``): their ``start_failed`` events hand them out again, or, crash-looping, give
+    them up.
     """
 
-    def __init__(self, stopped_statuses=DEFAULT_STOPPED_STATUSES, hold_seconds=HANDOFF_HOLD_SECONDS):
+    def __init__(
+        self,
+        stopped_statuses=DEFAULT_STOPPED_STATUSES,
+        hold_seconds=HANDOFF_HOLD_SECONDS,
+        retry_after=DEFAULT_RETRY_AFTER,
+    ):
         self.stopped_statuses = tuple(stopped_statuses)
         self.hold_seconds = hold_seconds
+        self.retry_after = retry_after
         self.handed_out = {}
 
-    def release(self, fleet, seen_at):
-        """Forget the hand-outs a read (``index_fleet``) shows answered: the server is up, gone, or the hold ran out."""
-        for server_id, handed_at in list(self.handed_out.items()):
+    def release(self, fleet):
+        """Forget the hand-outs a read (``index_fleet``) shows answered: the server is up, or gone."""
+        for server_id in list(self.handed_out):
             server = fleet.get(server_id)
             if server is None or server.get("status") not in self.stopped_statuses:
                 del self.handed_out[server_id]
-            elif seen_at - handed_at >= self.hold_seconds:
-                del self.handed_out[server_id]
+
+    def failed_starts(self, fleet, entries, notes, seen_at, skip=()):
+        """``[(server, reason, entry)]``: the handed-out servers of a read (``index_fleet``) still down whose start is over.
+
+        ``entries`` are the ledger's live entries (any servers), ``notes`` ``{id: [not-queued notes]}``;
+        ``reason`` and ``entry`` as ``start_failure`` says.  Servers in ``skip`` (those with an event of
+        their own in this read) wait for the next read: one event per server and read.
+        """
+        starts = {}
+        for entry in entries or ():
+            if entry.get("action") == "start":
+                starts.setdefault(entry.get("id"), []).append(entry)
+
+        def failure(server_id, run_stopped=False):
+            refused = [note for note in (notes or {}).get(server_id, ()) if note.get("action") == "start"]
+            handed_at = self.handed_out[server_id]
+            return start_failure(
+                handed_at, starts.get(server_id), refused, seen_at, self.retry_after, self.hold_seconds, run_stopped
+            )
+
+        # a hand-out's servers share its read's time: one run started them all (a server gone from the
+        # fleet is refused with 404, which does not stop the run)
+        stopped_runs = set(
+            self.handed_out[server_id]
+            for server_id in self.handed_out
+            if server_id in fleet and (failure(server_id) or (None,))[0] == NOT_QUEUED
+        )
+        found = []
+        for server_id in sorted(self.handed_out, key=str):
+            server = fleet.get(server_id)
+            if server is None or server.get("status") not in self.stopped_statuses or server_id in skip:
+                continue
+            failed = failure(server_id, self.handed_out[server_id] in stopped_runs)
+            if failed is not None:
+                found.append((server, failed[0], failed[1]))
+        return found
 
     def batch(self, events, servers, seen_at):
-        self.release(index_fleet(servers), seen_at)
+        self.release(index_fleet(servers))
         starting, held_back = [], []
         for event in events:
-            if not wants_start(event):
+            if not wants_start(event, self.stopped_statuses):
                 continue
             reason = held_back_reason(event)
-            if reason is None and event["id"] in self.handed_out:
+            if reason is None and event["id"] in self.handed_out and event["kind"] != START_FAILED:
                 reason = HELD_START_UNDER_WAY
             if reason is None:
                 starting.append(event)
             else:
+                if reason != HELD_START_UNDER_WAY:
+                    self.handed_out.pop(event["id"], None)  # given up on: no start of it is followed any more
                 held_back.append({"id": event["id"], "name": event.get("name"), "reason": reason})
         if not starting:
             return None
@@ -241,7 +358,7 @@ class StartBatches(object):
         }
 
 
-class FleetWatch(object):
+class FleetChanges(object):
     """Follows the fleet read after read and says what changed.
 
     ``observe(servers, seen_at, entries)`` takes one successful fleet read (normalised server
@@ -308,9 +425,16 @@ class FleetWatch(object):
             "stopped": status in self.stopped_statuses,
             "expected": entry is not None,
             "expected_by": public_view(entry) if entry is not None else None,
+            "start_failure": None,
             "seen_at": seen_at,
             "server": dict(shown),
         }
+
+    def start_failed(self, server, reason, seen_at):
+        """The ``start_failed`` event of a server (its record as read now) whose start is over (``start_failure``)."""
+        event = self._event(START_FAILED, server, server, server, None, seen_at)
+        event["start_failure"] = reason
+        return event
 
 
 class IncidentRecord(object):

@@ -34,6 +34,9 @@ HOST_VARIABLE_FIELDS = SERVER_FIELDS
 ALL_SERVERS_GROUP = "gamepanel"
 GAME_GROUP_PREFIX = "game_"
 STATUS_GROUP_PREFIX = "status_"
+# The group of one account's hosts (the source's ``account`` option), and the variable naming it.
+ACCOUNT_GROUP_PREFIX = "account_"
+ACCOUNT_VARIABLE = "gamepanel_account"
 
 # Names Ansible gives a meaning of its own: a host called "all" or "localhost" would be
 # matched by patterns and delegate_to in ways the user does not expect.
@@ -45,6 +48,7 @@ HOSTNAME_SOURCES = ("name", "id")
 _UNSAFE_RUN = re.compile(r"[^\w.-]+")
 _EDGE_CHARACTERS = "_.-"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_ACCOUNT = re.compile(r"[A-Za-z0-9_]{1,40}\Z")
 
 
 def safe_host_name(text):
@@ -69,12 +73,14 @@ def base_host_name(server, hostname_source="name"):
     return base
 
 
-def assign_host_names(servers, hostname_source="name", reserved=()):
+def assign_host_names(servers, hostname_source="name", reserved=(), prefix=""):
     """Give every server one distinct, stable host name.
 
     Returns a list of ``(host_name, server)`` pairs sorted by host name. The result depends
     only on the set of servers, not on their order. Raises ValueError for a server whose
     name and id are both empty after sanitising, since it could not be named stably.
+    ``prefix`` (checked with check_hostname_prefix) starts every name, and the reserved names
+    are compared with the prefixed ones: those are the names Ansible sees.
     """
     reserved = frozenset(reserved) | ANSIBLE_RESERVED_NAMES
     bases = []
@@ -83,6 +89,7 @@ def assign_host_names(servers, hostname_source="name", reserved=()):
         base = base_host_name(server, hostname_source)
         if not base:
             raise ValueError("A server has neither a usable name nor a usable id: %r." % (server.get("id"),))
+        base = prefix + base
         bases.append((base, server))
         base_counts[base] = base_counts.get(base, 0) + 1
 
@@ -111,6 +118,34 @@ def assign_host_names(servers, hostname_source="name", reserved=()):
 
     named.sort(key=lambda pair: pair[0])
     return named
+
+
+def check_hostname_prefix(prefix):
+    """The prefix as given when every character of it is safe in a host name; ValueError else."""
+    prefix = "" if prefix is None else str(prefix)
+    if _UNSAFE_RUN.search(prefix):
+        raise ValueError(
+            "hostname_prefix %r holds characters that are not safe in host names: use letters, digits, "
+            "'_', '-' and '.'." % (prefix,)
+        )
+    return prefix
+
+
+def check_account(account):
+    """The account's short name when it makes a valid group name (``account_<account>``); ValueError else."""
+    if account is None or account == "":
+        return None
+    if not _ACCOUNT.match(str(account)):
+        raise ValueError(
+            "account %r is not a short name: use 1 to 40 letters, digits or underscores (it names the "
+            "group %s<account>)." % (account, ACCOUNT_GROUP_PREFIX)
+        )
+    return str(account)
+
+
+def account_group(account):
+    """The group of an account's hosts, a child of ``gamepanel``."""
+    return ACCOUNT_GROUP_PREFIX + account
 
 
 def group_names_for(server, sanitize_group_name):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import (
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import (
     ACTION_FOR_STATE,
     DEFAULTS,
     ControlRequest,

@@ -6,7 +6,7 @@ The roles rolling_restart, maintenance and ensure_online run the same steps (the
 role fleet_job): read the fleet, decide per host, run server_control for the hosts that act,
 record ``gamepanel_outcome`` = ``{result, reason, elapsed, pending}``.  The decision and every
 reason a host is given are written here, once, in Python; the roles only name the job and
-pass its settings.  The filters fleet_plan and fleet_outcome are the way in from Jinja.
+pass its settings.  The filters fleet_plans and fleet_outcomes are the way in from Jinja.
 
 The decision on the fleet read is server_control's own (control_plan, which runs the module's
 decision code); this module adds what only a job knows (the inventory's status, the
@@ -19,10 +19,10 @@ import datetime
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_control_plan import control_plan
 
 RESTARTED, STARTED, UNCHANGED, SKIPPED, FAILED = "restarted", "started", "unchanged", "skipped", "failed"
-STOPPED_STATUSES = ["offline", "stopped"]
 NOT_LISTED = "the panel no longer lists this server: left alone"
 
 
@@ -98,7 +98,7 @@ def _plan_rolling_restart(job, server, settings, inventory_status, window):
     max_players = _none(settings.get("max_players"))
     drain, on_busy = _number(settings.get("drain_timeout") or 0), settings.get("on_busy") or "skip"
     min_uptime = settings.get("min_uptime")
-    if inventory_status != "online":
+    if inventory_status != ONLINE:
         return _left_alone(
             SKIPPED, "status %s when the inventory was read: not online, left alone" % (inventory_status or "unknown")
         )
@@ -109,7 +109,7 @@ def _plan_rolling_restart(job, server, settings, inventory_status, window):
     decision = control_plan(
         server,
         "restarted",
-        only_if_status=["online"],
+        only_if_status=[ONLINE],
         min_uptime=min_uptime,
         max_players=max_players if drain == 0 and on_busy == "skip" else None,
     )
@@ -124,7 +124,7 @@ def _plan_rolling_restart(job, server, settings, inventory_status, window):
     # a server stopped since the fleet read is left alone, never started (only_if_status)
     return _acts(
         "restarted",
-        only_if_status=["online"],
+        only_if_status=[ONLINE],
         min_uptime=min_uptime,
         max_players=max_players,
         drain_timeout=drain,
@@ -137,12 +137,12 @@ def _plan_maintenance(job, server, settings, inventory_status, window):
         return _left_alone(SKIPPED, window.get("reason") or "outside maintenance_window: nothing sent")
     if not server:
         return _left_alone(SKIPPED, NOT_LISTED)
-    stopped = list(settings.get("stopped_statuses") or STOPPED_STATUSES)
+    stopped = list(settings.get("stopped_statuses") or DEFAULT_STOPPED_STATUSES)
     restart_after, max_players = settings.get("restart_after"), _none(settings.get("max_players"))
     drain = _number(settings.get("drain_timeout") or 0)
     # online: a restart when due; anything else: a start, which only the stopped statuses may get
-    state = RESTARTED if server.get("status") == "online" else STARTED
-    only_if_status = ["online"] if state == RESTARTED else stopped
+    state = RESTARTED if server.get("status") == ONLINE else STARTED
+    only_if_status = [ONLINE] if state == RESTARTED else stopped
     decision = control_plan(
         server,
         state,
@@ -171,7 +171,7 @@ def _plan_maintenance(job, server, settings, inventory_status, window):
 
 
 def _plan_ensure_online(job, server, settings, inventory_status, window):
-    stopped = list(settings.get("stopped_statuses") or STOPPED_STATUSES)
+    stopped = list(settings.get("stopped_statuses") or DEFAULT_STOPPED_STATUSES)
     decision = control_plan(server, STARTED, only_if_status=stopped)
     if decision["action"] is not None:
         # a server put into maintenance (or any other status) since the fleet read is left alone
@@ -228,7 +228,7 @@ def plan(server, job_name, settings=None, inventory_status=None, window=None, se
         server = {}
     if not isinstance(server, dict):
         raise AnsibleFilterError(
-            "fleet_plan expects a server record (a dictionary, as server_info returns it), not %r." % (server,)
+            "fleet_plans expects a server record (a dictionary, as server_info returns it), not %r." % (server,)
         )
     settings = dict(settings or {})
     decided = PLANNERS[job.name](job, server, settings, inventory_status, dict(window or {}))
@@ -293,8 +293,11 @@ def groups(decided):
         if not decided_for_host.get("act"):
             continue
         control = decided_for_host["control"]
-        key = tuple(sorted((name, repr(value)) for name, value in control.items()))
-        found.setdefault(key, {"control": control, "ids": []})["ids"].append(decided_for_host["server_id"])
+        # one task per account too (job_accounts.py): it goes through one of the account's hosts (via)
+        account = decided_for_host.get("account")
+        key = (str(account or ""),) + tuple(sorted((name, repr(value)) for name, value in control.items()))
+        group = {"control": control, "ids": [], "account": account, "via": decided_for_host.get("via")}
+        found.setdefault(key, group)["ids"].append(decided_for_host["server_id"])
     return [found[key] for key in sorted(found)]
 
 
@@ -312,45 +315,55 @@ def _line_result(line, task_result):
     }
 
 
-def outcomes(decided, control=None, check_mode=False):
+def outcomes(decided, control=None, check_mode=False, failure=None):
     """``{host: {"outcome": gamepanel_outcome, "ledger": entries or None}}`` for every host of a batch.
 
     ``control`` is the registered loop of the batch's server_control ``ids`` tasks (one per group);
     a task that failed as a whole (no ``servers``) fails every host of its group with its message.
     ``ledger`` is the host's server's ledger entries when the task returned them, else None.
+    ``failure``: the result of a step of the job that failed (the role's rescue): every host fails with it.
     The outcome of a canary's host also holds ``canary``: what the task said of its canary; that of a
     host the task acted on, ``pace``: how its requests were paced.
     """
+    if failure is not None:
+        return dict(
+            (host, {"outcome": outcome(plan_of_host, failure, check_mode, failed=True), "ledger": None})
+            for host, plan_of_host in decided.items()
+        )
+    # a server is its account and its id: ids repeat across accounts (job_accounts.py)
     lines, whole_failures, ledgers, canaries, paces = {}, {}, {}, {}, {}
     for task_result in (control or {}).get("results") or ():
         if not isinstance(task_result, dict) or task_result.get("skipped"):
             continue
+        group = task_result.get("item") or {}
+        account = group.get("account")
         if isinstance(task_result.get("servers"), list):
             for line in task_result["servers"]:
-                lines[line.get("id")] = _line_result(line, task_result)
-                paces[line.get("id")] = task_result.get("pace")
+                lines[(account, line.get("id"))] = _line_result(line, task_result)
+                paces[(account, line.get("id"))] = task_result.get("pace")
         else:
-            for server_id in (task_result.get("item") or {}).get("ids") or ():
-                whole_failures[server_id] = task_result
-        ledgers.update(task_result.get("ledger") or {})
+            for server_id in group.get("ids") or ():
+                whole_failures[(account, server_id)] = task_result
+        for server_id, entries in (task_result.get("ledger") or {}).items():
+            ledgers[(account, server_id)] = entries
         canary = task_result.get("canary") or {}
-        canaries.update((server_id, canary.get("msg")) for server_id in canary.get("ids") or ())
+        canaries.update(((account, server_id), canary.get("msg")) for server_id in canary.get("ids") or ())
     found = {}
     for host, decided_for_host in decided.items():
-        server_id = decided_for_host.get("server_id")
-        if server_id in whole_failures:
-            result = dict(whole_failures[server_id], failed=True)
+        server = (decided_for_host.get("account"), decided_for_host.get("server_id"))
+        if server in whole_failures:
+            result = dict(whole_failures[server], failed=True)
             found_outcome = outcome(decided_for_host, result, check_mode, failed=True)
-        elif decided_for_host.get("act") and server_id in lines:
-            line = lines[server_id]
+        elif decided_for_host.get("act") and server in lines:
+            line = lines[server]
             found_outcome = outcome(decided_for_host, line, check_mode, failed=bool(line["failed"]))
         else:
             found_outcome = outcome(decided_for_host, None, check_mode)
-        if server_id in canaries:
-            found_outcome["canary"] = canaries[server_id]
-        if paces.get(server_id):
-            found_outcome["pace"] = paces[server_id]
-        found[host] = {"outcome": found_outcome, "ledger": ledgers.get(server_id)}
+        if server in canaries:
+            found_outcome["canary"] = canaries[server]
+        if paces.get(server):
+            found_outcome["pace"] = paces[server]
+        found[host] = {"outcome": found_outcome, "ledger": ledgers.get(server)}
     return found
 
 
@@ -434,7 +447,7 @@ def outcome(decided, result=None, check_mode=False, failed=False, confirmed=None
     again (server_control found it open); None otherwise.
     """
     if not isinstance(decided, dict):
-        raise AnsibleFilterError("fleet_outcome expects the plan fleet_plan returned, not %r." % (decided,))
+        raise AnsibleFilterError("fleet_outcomes expects the plans fleet_plans returned, not %r." % (decided,))
     job = job_of(decided.get("job"))
     if failed:
         result = control_result(queued, result, failed=True)

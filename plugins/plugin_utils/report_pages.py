@@ -60,9 +60,13 @@ LONGEST_UPTIME = 5  # servers in the summary's "longest uptime" list
 CHART_WIDTH = 640  # SVG user units of a line chart
 CHART_HEIGHT = 160
 
+# The column shown when the servers come from several accounts (they carry "account"), not from an include.
+ACCOUNTS = "accounts"
+
 # Columns of the table and the CSV, in order: (key, heading, kind, include needed).
 # kind tells the template how to show a value and the page's script how to sort it.
 COLUMNS = (
+    ("account", "Account", "text", ACCOUNTS),
     ("id", "ID", "text", None),
     ("name", "Name", "text", None),
     ("game", "Game", "text", None),
@@ -195,6 +199,7 @@ def server_row(server, include=()):
     else:
         current, capacity = number(players), None
     row = {
+        "account": text(server.get("account")),
         "id": text(server.get("id")),
         "name": text(server.get("name")),
         "game": text(server.get("game")),
@@ -498,6 +503,13 @@ def incident_rows(incidents):
     return rows
 
 
+def panels_text(panels):
+    """Each account with its panel's address (no credentials), as the page's header shows them."""
+    return "; ".join(
+        f"{text(entry.get('account'))}: {public_url(entry.get('base_url')) or 'not known'}" for entry in panels
+    )
+
+
 def pending_by_server(pending):
     """server_info's ``pending`` entries as one cell per server: "restart (queued)", several joined by commas."""
     cells = {}
@@ -505,8 +517,9 @@ def pending_by_server(pending):
         if not isinstance(entry, dict) or entry.get("id") is None:
             raise ReportError("every pending entry must be a dictionary with an id (as server_info returns them)")
         label = f"{text(entry.get('action')) or 'action'} ({text(entry.get('state')) or 'unknown'})"
-        cells.setdefault(text(entry["id"]), []).append(label)
-    return {server_id: ", ".join(labels) for server_id, labels in cells.items()}
+        # ids repeat across accounts: an entry is its account's (None with one account)
+        cells.setdefault((text(entry.get("account")), text(entry["id"])), []).append(label)
+    return {server: ", ".join(labels) for server, labels in cells.items()}
 
 
 def prepare_report(
@@ -520,8 +533,13 @@ def prepare_report(
     statuses=None,
     incidents=None,
     pending=None,
+    panels=None,
 ):
-    """Everything the report shows, as plain data (see the module docstring)."""
+    """Everything the report shows, as plain data (see the module docstring).
+
+    ``panels`` (``[{account, base_url}]``) is given for the servers of several accounts: the page
+    names each account's panel, and the table gets the Account column.
+    """
     if not isinstance(servers, list):
         raise ReportError(f"servers must be a list (the servers returned by server_info), got {type(servers).__name__}")
     include = list(include or [])
@@ -532,7 +550,7 @@ def prepare_report(
     rows = [server_row(server, include) for server in servers]
     pending_cells = pending_by_server(pending)
     for row in rows:
-        row["pending"] = pending_cells.get(row["id"])
+        row["pending"] = pending_cells.get((row["account"], row["id"]))
     colours = status_colours({row["status"] for row in rows})
     for row in rows:
         row["status_colour"] = colours[row["status"]]
@@ -556,7 +574,7 @@ def prepare_report(
         "meta": {
             "taken_at": taken_at.astimezone(timezone.utc).isoformat(timespec="seconds"),
             "taken_at_text": taken_at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
-            "panel": public_url(panel_url),
+            "panel": panels_text(panels) if panels else public_url(panel_url),
             "collection_version": text(collection_version),
             "include": include,
             "filters": {"games": list(games or []), "statuses": list(statuses or [])},
@@ -572,7 +590,7 @@ def prepare_report(
         "columns": [
             {"key": key, "label": label, "kind": kind}
             for key, label, kind, needs in COLUMNS
-            if needs is None or needs in include
+            if needs is None or needs in include or (needs == ACCOUNTS and panels)
         ],
         "servers": rows,
         "charts": charts,

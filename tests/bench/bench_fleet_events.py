@@ -5,7 +5,7 @@
     python tests/bench/bench_fleet_events.py [--sizes 60,1000] [--reads 10]
 
 For each fleet size, starts its own emulator on 127.0.0.1 (``--fleet-size``), runs the source's
-FleetWatcher in this process for ``--reads`` reads, with the panel listing the whole fleet in one
+FleetEventSource in this process for ``--reads`` reads, with the panel listing the whole fleet in one
 answer (``array``, the emulator's default) and then in pages of 100 (``paged_body``), and prints the
 requests per read the panel counted, the requests per minute that makes at the default interval
 (30 s) and the mean seconds per read. Bounded: a fixed number of reads per case.
@@ -40,7 +40,7 @@ def measure(emulator, style, reads):
     )
     with tempfile.TemporaryDirectory() as state:
         os.environ["GAMEPANEL_STATE_DIR"] = state
-        watcher = fleet_events.FleetWatcher(
+        watcher = fleet_events.FleetEventSource(
             {"base_url": emulator.live_url, "api_token": TOKEN, "interval": 0.01, "rate_limit": 0}, environ={}
         )
         asyncio.run(watcher.run(asyncio.Queue(), reads=1))  # the baseline, through the source's loop
@@ -49,7 +49,7 @@ def measure(emulator, style, reads):
             watcher.poll()  # one read and its change detection, as the loop runs it in its thread
         elapsed = (time.monotonic() - started) * reads / max(1, reads - 1)
     sent = sum(emulator.control.counters()["requests"].get("owner-read", {}).values())
-    return sent / reads, elapsed / reads, len(watcher.watch.previous or ())
+    return sent / reads, elapsed / reads, len(watcher.changes.previous or ())
 
 
 def main():

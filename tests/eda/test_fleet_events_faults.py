@@ -2,7 +2,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """gamepanel.panel.fleet_events against a panel that answers 500, 429, an HTML page, then refuses a revoked token.
 
-The source runs in this process (its ``FleetWatcher``, the object ``main`` runs) against the emulator:
+The source runs in this process (its ``FleetEventSource``, the object ``main`` runs) against the emulator:
 it must keep running, log why each read failed, emit the change it sees once the panel answers again,
 and never log the token.
 """
@@ -35,7 +35,7 @@ def test_the_source_survives_500_429_html_and_a_revoked_token_and_says_why(emula
     # Retry-After as a full minute (api/ratelimit.py) and the next read waits up to a minute: right for
     # a real panel, a minute lost for this test, which is about what the source does with failures.
     args = {"base_url": emulator.live_url, "api_token": token, "interval": 0.05, "retry_timeout": 0.2, "rate_limit": 0}
-    watcher = fleet_events.FleetWatcher(args, environ={})
+    watcher = fleet_events.FleetEventSource(args, environ={})
     queue = asyncio.Queue()
     caplog.set_level(logging.INFO, logger=LOGGER)
 

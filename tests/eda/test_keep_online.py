@@ -30,7 +30,8 @@ import time
 from emulator.harness import EmulatorProcess
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import QUEUED, Ledger
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import QUEUED
 
 RATE = int(os.environ.get("GAMEPANEL_EDA_TEST_RATE", "60"))
 

@@ -62,25 +62,6 @@ def test_inside_the_read_lag_another_token_restarts_nobody(ansible, emulator):
     assert (posts(emulator, "mc-02"), restarts(emulator, "mc-02")) == (1, 1)
 
 
-def test_entries_of_the_token_keyed_layout_are_honoured_and_moved(ansible, emulator):
-    """A ledger written by an earlier release (per token) still holds the re-run back, after a rotation too."""
-    emulator.control.disconnect("mc-01")
-    control(ansible, id="mc-01", state="restarted", wait=False)
-    assert posts(emulator, "mc-01") == 1
-    # Rewrite the panel's ledger as the earlier release kept it: under the old token's hash.
-    old_key = hashlib.sha256(b"gp-test-owner-control").hexdigest()
-    for path in ledger_files(ansible.state_dir):
-        kind = path.rsplit(".", 2)[-2:]
-        os.rename(path, os.path.join(str(ansible.state_dir), "%s.%s.%s" % (old_key, kind[0], kind[1])))
-    assert ledger_files(ansible.state_dir) == []
-
-    new_token = rotate(emulator)
-    again = control(ansible, id="mc-01", state="restarted", wait=False, token=new_token)
-    assert (again["changed"], again["pending"]["action"]) == (False, "restart")
-    assert posts(emulator, "mc-01") == 1
-    assert glob.glob(os.path.join(str(ansible.state_dir), old_key + ".ledger.*")) == []  # moved over, then removed
-
-
 def test_an_unusable_state_directory_is_said_and_promises_nothing(ansible, emulator, tmp_path):
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("a file where the state directory should be")

@@ -305,15 +305,17 @@ def test_post_answer_lost_after_queueing_is_not_resent(ansible, emulator, fault)
     assert (posts(counters, "mc-02"), counters["restarts"]["mc-02"]) == (1, 1)
 
 
-def test_post_answer_lost_before_queueing_fails_without_resending(ansible, emulator):
+def test_a_503_to_the_restart_is_the_panels_refusal_and_it_is_not_sent_again(ansible, emulator):
     emulator.control.add_fault(kind="status", status=503, method="POST", phase="before", count=1)
     result = control(ansible, id="mc-02", state="restarted", wait_timeout=2, expect_failure=True)
     assert result["failed"] is True
-    assert "may already be queued, not confirmed" in result["msg"] and "It was not sent again" in result["msg"]
-    assert (result["changed"], result["converged"]) == (True, False)
+    assert "The panel refused POST /servers/mc-02/control (restart) with HTTP 503" in result["msg"]
+    assert "nothing was queued" in result["msg"] and "It was not sent again" in result["msg"]
+    assert "lost" not in result["msg"] and "may already be queued" not in result["msg"]
+    assert (result["changed"], result["action"]) == (False, None)
     counters = emulator.control.counters()
     assert posts(counters, "mc-02") == 1
-    assert counters["actions_queued"].get("mc-02", 0) == 0
+    assert counters["actions_queued"].get("mc-02", 0) == 0 and counters["restarts"].get("mc-02", 0) == 0
 
 
 # -- selecting by name ---------------------------------------------------------------------

@@ -167,7 +167,7 @@ def _scrubbed(method):
     return wrapper
 
 
-# The connection options' defaults, written once: the argument spec (entry/runner.py) and PanelClient
+# The connection options' defaults, written once: the argument spec (entry/connection.py) and PanelClient
 # read them here; the doc fragment (doc_fragments/panel.py) shows them, and a unit test keeps it in step.
 CONNECTION_DEFAULTS = {"request_timeout": 30.0, "rate_limit": 120, "retry_timeout": 60.0}
 
@@ -433,7 +433,7 @@ class PanelClient(object):
             raise errors.PanelApiError(
                 "The panel's answer to %s is not a server: an object with keys %s. "
                 "This does not look like the panel's API. %s"
-                % (what, _keys(raw), errors.check_base_url(self._base_url_hint)),
+                % (what, _keys(raw), errors.base_url_advice(self._base_url_hint)),
                 server_id=server_id,
             )
         server = _normalize(raw, what)
@@ -564,7 +564,7 @@ class PanelClient(object):
                 raise errors.PanelApiError(
                     "The panel answered %s with an empty body (HTTP %s); JSON was expected. "
                     "This does not look like the panel's API. %s"
-                    % (what, response.status_code, errors.check_base_url(self._base_url_hint)),
+                    % (what, response.status_code, errors.base_url_advice(self._base_url_hint)),
                     status=response.status_code,
                 )
             return None
@@ -578,7 +578,7 @@ class PanelClient(object):
                     response.status_code,
                     errors.excerpt(response.headers.get("Content-Type", "not given")),
                     errors.excerpt(response.content),
-                    errors.check_base_url(self._base_url_hint),
+                    errors.base_url_advice(self._base_url_hint),
                 ),
                 status=response.status_code,
             )
@@ -621,7 +621,7 @@ def _server_list(body, what):
             return lists[0]
     raise errors.PanelApiError(
         "The panel's answer to %s holds no list of servers (got %s). This does not look "
-        "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url())
+        "like the panel's API. %s" % (what, _describe_shape(body), errors.base_url_advice())
     )
 
 
@@ -635,7 +635,7 @@ def _server_object(body, what):
         return body
     raise errors.PanelApiError(
         "The panel's answer to %s is not a server object (got %s). This does not look "
-        "like the panel's API. %s" % (what, _describe_shape(body), errors.check_base_url())
+        "like the panel's API. %s" % (what, _describe_shape(body), errors.base_url_advice())
     )
 
 

@@ -17,6 +17,7 @@ error body.
 
 from __future__ import annotations
 
+import collections
 import json
 
 REDACTED = "<redacted>"
@@ -124,6 +125,10 @@ class PanelAmbiguousError(PanelError):
         self.cause = cause
 
 
+class PanelUnavailableError(PanelApiError):
+    """HTTP 503 to a POST: the panel answered that it cannot take the action now, so it queued nothing."""
+
+
 class PanelVariantError(PanelError):
     """The chosen API variant (live or planned) has no such operation."""
 
@@ -180,7 +185,7 @@ def looks_like_panel_error(body):
     return is_json and isinstance(value, dict)
 
 
-def check_base_url(base_url_hint=None):
+def base_url_advice(base_url_hint=None):
     """The advice sentence when an answer does not look like the panel's API."""
     advice = (
         "Check base_url: it must be the API root including the version segment, "
@@ -249,88 +254,118 @@ def _said(message):
     return ": " + message.rstrip(". ")
 
 
+# What one HTTP error answer holds, as error_from_response's wording of each status needs it:
+# ``said`` is the panel's own message as a clause (or why the body is not the panel's), ``foreign``
+# whether the body is something else's (a proxy, a web server).
+ErrorAnswer = collections.namedtuple(
+    "ErrorAnswer", "status reason what said foreign server_id retry_note base_url_hint"
+)
+
+
 def error_from_response(status, reason, body, what, server_id=None, retry_note="", base_url_hint=None):
     """The PanelError for an HTTP error answer.
 
     ``what`` names the request ("GET /servers/mc-01"), ``body`` is the raw body,
     ``retry_note`` says how the retry budget was spent when it ran out,
     ``base_url_hint`` a doubt about base_url the client already has (no version segment).
-
-    A 404 names the server only when the answer is the panel's own (a JSON error) and
-    base_url looks right; otherwise the address, not the id, is the likely mistake.
+    Each status has its wording below (_STATUS_WORDING); any other status is _other_status's.
     """
     foreign = bool(body and body.strip()) and not looks_like_panel_error(body)
     if foreign:
         said = ": the answer is not the panel's JSON (it starts %r)" % excerpt(body)
     else:
         said = _said(panel_message(body))
+    answer = ErrorAnswer(status, reason, what, said, foreign, server_id, retry_note, base_url_hint)
     if status == 404 and (foreign or base_url_hint or not (body and body.strip())):
-        return PanelNotFoundError(
-            "The panel answered HTTP 404 for %s%s. This does not look like the panel's API. %s"
-            % (what, said, check_base_url(base_url_hint)),
-            status=status,
-            server_id=server_id,
-        )
-    if status == 401:
-        return PanelAuthError(
-            "The panel rejected the API token for %s (HTTP 401%s): the token is missing, invalid or revoked. "
-            "Create a new token in the panel under Settings → API tokens and pass it as api_token "
-            "or in the GAMEPANEL_API_TOKEN environment variable." % (what, said),
-            status=status,
-            server_id=server_id,
-        )
-    if status == 403:
-        return PanelForbiddenError(
-            "The panel refused %s (HTTP 403%s). Possible causes: the token is read-only (actions need a token "
-            "with the control scope, servers:control), the token's user is not an owner or admin of the account, "
-            "or the account's plan has no API access (the Starter plan has none; Pro and Team have)." % (what, said),
-            status=status,
-            server_id=server_id,
-        )
-    if status == 402:
-        return PanelPaymentError(
-            "The panel refused %s because the account's plan is unpaid (HTTP 402%s). "
-            "Settle the plan's billing in the panel; the request was not retried." % (what, said),
-            status=status,
-            server_id=server_id,
-        )
-    if status == 404 and server_id is not None:
-        return PanelNotFoundError(
-            "Server '%s' was not found (HTTP 404 for %s%s): no server with this id is visible "
-            "to the token's account." % (echoed(server_id), what, said),
-            status=status,
-            server_id=server_id,
-        )
-    if status == 404:
-        return PanelNotFoundError(
-            "The panel answered HTTP 404 for %s%s. %s" % (what, said, check_base_url()),
-            status=status,
-            server_id=server_id,
-        )
-    if status == 429:
-        return PanelRateLimitError(
-            "The panel's rate limit is still exceeded (HTTP 429 for %s%s)%s. Set rate_limit to the plan's "
-            "limit (Pro 120, Team 600 requests per minute per token), run fewer forks, "
-            "or raise retry_timeout." % (what, said, retry_note),
-            status=status,
-            server_id=server_id,
-        )
-    reason_text = (" " + reason) if reason else ""
-    advice = ""
-    if foreign:
-        advice = (
-            (" " + check_base_url(base_url_hint))
-            if status < 500
-            else (
-                " This answer does not look like the panel's API: a proxy or web server in between answered, "
-                "or base_url points elsewhere."
-            )
-        )
-    return PanelApiError(
-        "The panel answered HTTP %s%s for %s%s%s.%s" % (status, reason_text, what, said, retry_note, advice),
-        status=status,
-        server_id=server_id,
+        error_class, message = _not_the_api(answer)
+    else:
+        error_class, message = _STATUS_WORDING.get(status, _other_status)(answer)
+    return error_class(message, status=status, server_id=server_id)
+
+
+def _not_the_api(answer):
+    """A 404 that is not the panel's own (or with base_url in doubt): the address, not the id, is the likely mistake."""
+    return PanelNotFoundError, "The panel answered HTTP 404 for %s%s. This does not look like the panel's API. %s" % (
+        answer.what,
+        answer.said,
+        base_url_advice(answer.base_url_hint),
     )
+
+
+def _unauthorized(answer):
+    return PanelAuthError, (
+        "The panel rejected the API token for %s (HTTP 401%s): the token is missing, invalid or revoked. "
+        "Create a new token in the panel under Settings → API tokens and pass it as api_token "
+        "or in the GAMEPANEL_API_TOKEN environment variable." % (answer.what, answer.said)
+    )
+
+
+def _forbidden(answer):
+    return PanelForbiddenError, (
+        "The panel refused %s (HTTP 403%s). Possible causes: the token is read-only (actions need a token "
+        "with the control scope, servers:control), the token's user is not an owner or admin of the account, "
+        "or the account's plan has no API access (the Starter plan has none; Pro and Team have)."
+        % (answer.what, answer.said)
+    )
+
+
+def _unpaid(answer):
+    return PanelPaymentError, (
+        "The panel refused %s because the account's plan is unpaid (HTTP 402%s). "
+        "Settle the plan's billing in the panel; the request was not retried." % (answer.what, answer.said)
+    )
+
+
+def _not_found(answer):
+    """The panel's own 404: the server, when the request named one, is not visible to the token's account."""
+    if answer.server_id is None:
+        return PanelNotFoundError, "The panel answered HTTP 404 for %s%s. %s" % (
+            answer.what,
+            answer.said,
+            base_url_advice(),
+        )
+    return PanelNotFoundError, (
+        "Server '%s' was not found (HTTP 404 for %s%s): no server with this id is visible "
+        "to the token's account." % (echoed(answer.server_id), answer.what, answer.said)
+    )
+
+
+def _rate_limited(answer):
+    return PanelRateLimitError, (
+        "The panel's rate limit is still exceeded (HTTP 429 for %s%s)%s. Set rate_limit to the plan's "
+        "limit (Pro 120, Team 600 requests per minute per token), run fewer forks, "
+        "or raise retry_timeout." % (answer.what, answer.said, answer.retry_note)
+    )
+
+
+def _other_status(answer):
+    """Any other status: its number and reason, and, for a foreign answer, where the mistake likely is."""
+    advice = ""
+    if answer.foreign and answer.status < 500:
+        advice = " " + base_url_advice(answer.base_url_hint)
+    elif answer.foreign:
+        advice = (
+            " This answer does not look like the panel's API: a proxy or web server in between answered, "
+            "or base_url points elsewhere."
+        )
+    reason = (" " + answer.reason) if answer.reason else ""
+    return PanelApiError, "The panel answered HTTP %s%s for %s%s%s.%s" % (
+        answer.status,
+        reason,
+        answer.what,
+        answer.said,
+        answer.retry_note,
+        advice,
+    )
+
+
+_STATUS_WORDING = {
+    401: _unauthorized,
+    402: _unpaid,
+    403: _forbidden,
+    404: _not_found,
+    429: _rate_limited,
+}
 
 
 def http_cause(status, body):
@@ -356,6 +391,21 @@ def ambiguous_error(what, cause, server_id=None, status=None):
         cause=cause,
     )
     return error
+
+
+def unavailable_error(what, body, server_id=None):
+    """The PanelUnavailableError for a POST the panel answered with HTTP 503: a refusal, not a lost answer."""
+    if body and body.strip() and not looks_like_panel_error(body):
+        said = " (an answer that is not the panel's JSON, starting %r)" % excerpt(body)
+    else:
+        message = panel_message(body)
+        said = " (%s)" % message.rstrip(". ") if message else ""
+    return PanelUnavailableError(
+        "The panel refused %s with HTTP 503%s: it takes no action for now, so nothing was queued. It was not "
+        "sent again; run the task again once the panel is back." % (what, said),
+        status=503,
+        server_id=server_id,
+    )
 
 
 def transport_error(what, cause, retry_note="", server_id=None):

@@ -17,7 +17,10 @@ When to send a request again:
   DNS failure, connect timeout: see ``nothing_was_sent``).  A 5xx, a read timeout or
   a connection lost after the request went out may mean the action is already
   queued; a second POST could restart a server twice.  Those end in
-  ``PanelAmbiguousError`` and are never re-sent.
+  ``PanelAmbiguousError`` and are never re-sent.  A 503 is the exception among the
+  5xx: the panel answered that it cannot take the request now, a refusal that queued
+  nothing (``PanelUnavailableError``); it is not re-sent either, so that a restart
+  is never sent twice on any 5xx.
 * Never: 4xx other than 429 (402 in particular: an unpaid plan stays unpaid), and
   TLS failures (a certificate does not fix itself).
 
@@ -54,6 +57,8 @@ BACKOFF_CAP = 30.0
 # A Retry-After of 0 (or a date in the past) still waits this long, so a confused
 # panel cannot make the client spin.
 MIN_DELAY = 0.1
+# The one 5xx that answers a POST with a refusal (nothing queued) rather than an unknown fate.
+UNAVAILABLE = 503
 
 
 class SystemClock(object):
@@ -284,6 +289,8 @@ class RetryPolicy(object):
                 raise errors.ambiguous_error(what, describe_failure(failure, self.panel_address), server_id=server_id)
             return max(MIN_DELAY, backoff_delay(retries, self.rng))
         status = response.status_code
+        if status == UNAVAILABLE and not is_read:
+            raise errors.unavailable_error(what, response.content, server_id=server_id)
         if status >= 500 and not is_read:
             raise errors.ambiguous_error(
                 what, errors.http_cause(status, response.content), server_id=server_id, status=status

@@ -12,6 +12,9 @@ from __future__ import annotations
 import collections
 
 ONLINE = "online"
+# The statuses that count as stopped unless a task names its own (stopped_statuses): the default of
+# server_control, the fleet jobs and the event source alike.
+DEFAULT_STOPPED_STATUSES = ("offline", "stopped")
 
 # What a Convergence needs of a request: the state sought and which statuses count as stopped.
 Goal = collections.namedtuple("Goal", "state stopped_statuses")

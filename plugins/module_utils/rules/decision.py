@@ -4,9 +4,9 @@
 """PRIVATE: what server_control decides for one server on one read: a pure function, for one server and for many.
 
 Read in, plan out.  ``decide`` takes the request, one read of the server, the ledger's entries for
-that server (open_entries.settle has already marked those the read proves done) and the wall time, and
-returns a Plan.  It sends, sleeps and writes nothing, so the one-server task (control/one_server.py) and the
-many-servers engine apply the very same rules; a rule changed here changes for both.
+that server (those the read proves done already marked so: open_entries.proven) and the wall time, and
+returns a Plan.  It sends, sleeps, writes and words nothing: the engine (engine/run.py) applies it to each
+server of a task, and engine/messages.py says it in words.
 
 The rules, in order:
 
@@ -83,21 +83,6 @@ def decide(request, server, entries, now, unreadable=None):
     if held_by is not None:
         return Plan(HELD, action, None, held_by, ())
     return Plan(SEND, action, None, None, tuple(open_entries.other_actions(entries, action)))
-
-
-def ledger_note(plan, label, min_uptime):
-    """What the ledger adds to ``plan`` for the task's answer: ``(entry to report as pending, message)``.
-
-    A counted restart reports its entry; a SEND with other actions pending reports the latest of them;
-    an unreadable ledger has a message only.  Any other plan: ``(None, None)``.
-    """
-    if plan.verdict == COUNTED:
-        return plan.entry, open_entries.recent_restart_message(plan.entry, label, min_uptime)
-    if plan.verdict == UNREADABLE:
-        return None, open_entries.unreadable_message(plan.entry, plan.action, label)
-    if plan.verdict == SEND and plan.others:
-        return plan.others[-1], open_entries.other_pending_message(plan.others, plan.action, label)
-    return None, None
 
 
 def planned_action(request, server):

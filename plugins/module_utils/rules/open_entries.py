@@ -20,30 +20,15 @@ The rules, in the order server_control applies them to the read before queueing:
 
 from __future__ import annotations
 
-import time
-
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import (
     Convergence,
     Goal,
-    TimedRead,
     status_of,
     uptime_of,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import (
-    DONE,
-    MAY_BE_QUEUED,
-    QUEUED,
-    SENDING,
-    is_open,
-    public_view,
-)
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import DONE, QUEUED, is_open
 
 STATE_FOR_ACTION = {"start": "started", "stop": "stopped", "restart": "restarted"}
-
-HOW_TO_CLEAR = (
-    "Once the agent is back or the server was checked, set ignore_pending: true to send it anyway "
-    "(the ledger is the panel's, shared by every token: see the ledger in the server_control guide)."
-)
 
 
 def before_of(read):
@@ -72,33 +57,14 @@ def proves(entry, read, stopped_statuses):
     return convergence_for(entry, stopped_statuses).observe(read.server, read.started)
 
 
-def settle(ledger, read, stopped_statuses, write=True):
-    """Mark every open entry of the read server that ``read`` proves done; returns the server's entries, oldest first.
-
-    With ``write`` false (check mode) nothing is written: the returned copies show the proven entries done.
-    """
-    entries = ledger.entries(read.server.get("id"))
-    for entry in entries:
-        if is_open(entry) and proves(entry, read, stopped_statuses):
-            if write:
-                ledger.mark(entry, DONE)
-            entry["state"] = DONE
-    return entries
+def proven(entries, read, stopped_statuses):
+    """The open entries among ``entries`` that ``read`` (a TimedRead of their server) shows applied."""
+    return [entry for entry in entries if is_open(entry) and proves(entry, read, stopped_statuses)]
 
 
-def still_open(ledger, servers, read_started, stopped_statuses):
-    """The public view of every open entry of ``servers`` (read from ``read_started`` on) that the reads do not prove done.
-
-    Writes nothing: a caller that only reads (server_info, the fleet report) shows the
-    ledger as the reads leave it and leaves the bookkeeping to server_control.
-    """
-    found = []
-    for server in servers:
-        if server.get("id") is None:
-            continue
-        entries = settle(ledger, TimedRead(server, read_started), stopped_statuses, write=False)
-        found.extend(public_view(entry) for entry in entries if is_open(entry))
-    return found
+def open_after(entries, read, stopped_statuses):
+    """The open entries among ``entries`` that ``read`` does not show applied (what server_info reports)."""
+    return [entry for entry in entries if is_open(entry) and not proves(entry, read, stopped_statuses)]
 
 
 def recent_restart(entries, now, min_uptime):
@@ -128,89 +94,3 @@ def same_action(entries, action):
 def other_actions(entries, action):
     """The open entries for actions other than ``action``."""
     return [entry for entry in entries if entry["action"] != action and is_open(entry)]
-
-
-def when(instant):
-    """A wall-clock instant as users read it (UTC)."""
-    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(instant))
-
-
-def why_open(entry):
-    """Why an open entry is taken as possibly queued, in one phrase."""
-    state = entry["state"]
-    if state == QUEUED:
-        return "the panel accepted it and no read has shown it applied yet"
-    if state == MAY_BE_QUEUED:
-        return "its answer was lost, so the panel may hold it"
-    if state == SENDING:
-        return "the run that sent it stopped before it learned the panel's answer, so the panel may hold it"
-    return "it is %s" % state
-
-
-def pending_sentence(entry, label):
-    return "A %s of %s was queued at %s (ledger state %s: %s)." % (
-        entry["action"],
-        label,
-        when(entry["queued_at"]),
-        entry["state"],
-        why_open(entry),
-    )
-
-
-def pending_message(entry, label):
-    """The message of a run that sent nothing because ``entry`` is open."""
-    return "%s Nothing new was sent. %s" % (pending_sentence(entry, label), HOW_TO_CLEAR)
-
-
-def pending_timeout_message(entry, label, timeout, last_status):
-    return (
-        "%s Within wait_timeout (%s s) no read showed it applied (last status seen: %s). Nothing new was sent. %s"
-        % (pending_sentence(entry, label), timeout, last_status, HOW_TO_CLEAR)
-    )
-
-
-def unreadable_message(mark, action, label):
-    """Why nothing is sent for a server whose ledger entries were in a file that could not be read."""
-    return (
-        "The ledger file that holds the entries of %s could not be read (%s) and was kept aside as %s, so a %s "
-        "may already be queued for it: nothing was sent. Check the server in the panel, then send it with "
-        "ignore_pending: true; or, once the kept-aside file was inspected, delete it to clear every server it covered."
-        % (label, mark.get("why"), mark.get("kept_as"), action)
-    )
-
-
-def recent_restart_message(entry, label, min_uptime):
-    return (
-        "A restart of %s was queued at %s (ledger state %s), less than min_uptime (%s s) ago: it counts as the "
-        "restart, whatever uptime the panel still reports. Nothing new was sent."
-        % (label, when(entry["queued_at"]), entry["state"], min_uptime)
-    )
-
-
-def other_pending_message(entries, action, label):
-    """What a run that sent ``action`` says about open entries of other actions."""
-    described = ", ".join(
-        "a %s queued at %s (%s)" % (entry["action"], when(entry["queued_at"]), entry["state"]) for entry in entries
-    )
-    return "The %s of %s was sent as asked; the ledger still held %s." % (action, label, described)
-
-
-def nothing_to_confirm_message(action, label):
-    """What confirm_only says when the ledger holds no such action for the server."""
-    return (
-        "The ledger holds no %s of %s to confirm (none was queued, or it was proven done and has expired): "
-        "nothing was sent and nothing confirmed." % (action, label)
-    )
-
-
-def applied_message(entry, label):
-    """What confirm_only says of an entry a read has already proven done."""
-    return "The %s of %s queued at %s shows applied (ledger state done). Nothing new was sent." % (
-        entry["action"],
-        label,
-        when(entry["queued_at"]),
-    )
-
-
-def view(entry):
-    return None if entry is None else public_view(entry)

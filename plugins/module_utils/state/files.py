@@ -6,7 +6,7 @@
 Ansible runs each task of each fork in a process of its own (an inventory refresh in
 yet another), so whatever those processes must agree on lives in small files:
 the rate budget (api/ratelimit.py) and the status snapshots of coalesced reads
-(control/polling.py).
+(engine/shared_reads.py).
 
 Where: ``$GAMEPANEL_STATE_DIR``, else ``~/.ansible/tmp/gamepanel`` (created 0700; files 0600).
 

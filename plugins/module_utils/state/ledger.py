@@ -8,24 +8,22 @@ so a re-run cannot learn from the panel alone whether an action it is about to s
 already queued.  Every action the collection sends is therefore written here first, and
 every decision of server_control looks here before it trusts the read.
 
-An entry is one action on one server of one panel, with a state:
-
-* ``sending``: written before the POST; a process that dies before it knows the answer
-  leaves it so, and nobody can tell whether the panel has it.
-* ``queued``: the panel accepted the POST.
-* ``may_be_queued``: the POST went out and its answer was lost.
-* ``done``: a read proved the outcome.
-
-The first three are *open*: an open entry for the same server and action means the
-action is not sent again.  Entries of any state are forgotten after ``horizon`` seconds
+An entry is one action on one server of one panel, in one of the states of
+rules/entry_states.py (``sending``, ``queued``, ``may_be_queued``, ``done``; the first three
+are *open*: the action is not sent again).  Entries of any state are forgotten after ``horizon`` seconds
 (DEFAULT_HORIZON, or $GAMEPANEL_LEDGER_HORIZON), counted from when they were queued.
+
+A POST the panel surely did not queue (it refused it, or it never reached the panel) leaves
+no entry, but a *not-queued note* (``drop``; read with ``not_queued_of``): the one way a
+process that did not send it, the fleet watcher, learns that a start it handed to a playbook
+run was refused and must be sent again.  Notes hold nothing an entry does not, hold nothing
+back, and are forgotten after the same horizon.
 
 Keyed by the panel, never by the token: what an entry records (an action on a server of a
 panel) does not depend on the credential that sent it, so a run with a rotated token, or a CI
 job's token beside an operator's, sees every entry.  Server ids are the panel's own, so the
 entries of two accounts on one panel cannot collide.  (The rate budget stays per token, as the
-panel counts it.)  Entries of the earlier layout, kept per token, are moved over once
-(state/ledger_upgrade.py).
+panel counts it.)
 
 Storage: BUCKETS files of the panel's StateFiles (``panel-<hash>.ledger.00`` to ``.ledger.31``;
 a server's entries are all in the one its id hashes to), each written durably (a new file renamed over
@@ -49,14 +47,8 @@ from __future__ import annotations
 import hashlib
 import os
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import SENDING, STATES, is_open
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import DamagedFile, StateFiles
-
-SENDING = "sending"
-QUEUED = "queued"
-MAY_BE_QUEUED = "may_be_queued"
-DONE = "done"
-STATES = (SENDING, QUEUED, MAY_BE_QUEUED, DONE)
-OPEN_STATES = (SENDING, QUEUED, MAY_BE_QUEUED)
 
 # A week: long enough that a queued action waiting for an agent that is away over a
 # weekend, or a nightly job's next run, still finds it.
@@ -64,14 +56,9 @@ DEFAULT_HORIZON = 7 * 24 * 3600
 HORIZON_ENV = "GAMEPANEL_LEDGER_HORIZON"
 
 LEDGER_KIND = "ledger"
+# The key of a bucket document under which the not-queued notes are kept (see ``drop``).
+NOT_QUEUED_KEY = "not_queued"
 BUCKETS = 32
-
-# The host fact that carries a host's entries to the next job where jobs share no disk
-# (AWX keeps facts between jobs; so does Ansible's jsonfile fact cache).
-LEDGER_FACT = "gamepanel_ledger"
-
-# The fields of an entry that server_info and the fleet report show.
-PUBLIC_FIELDS = ("id", "action", "queued_at", "state")
 
 
 # What a task says when the ledger cannot be kept: the why, then what to do.
@@ -103,15 +90,6 @@ def horizon_from_environment():
 
 def entry_key(panel, server_id, action):
     return "%s|%s|%s" % (panel, server_id, action)
-
-
-def is_open(entry):
-    return entry.get("state") in OPEN_STATES
-
-
-def public_view(entry):
-    """What a user sees of an entry: id, action, queued_at, state."""
-    return dict((field, entry.get(field)) for field in PUBLIC_FIELDS)
 
 
 def merged_entries(*lists):
@@ -147,6 +125,16 @@ def _valid(entry):
     )
 
 
+def _valid_note(note):
+    return (
+        isinstance(note, dict)
+        and isinstance(note.get("id"), str)
+        and isinstance(note.get("action"), str)
+        and isinstance(note.get("queued_at"), (int, float))
+        and not isinstance(note.get("queued_at"), bool)
+    )
+
+
 def _bucket_shape(document):
     """What is wrong with a bucket document's shape, or None."""
     if not isinstance(document.get("entries", {}), dict):
@@ -177,17 +165,9 @@ class Ledger(object):
 
     @classmethod
     def for_client(cls, client, horizon=None, directory=None):
-        """The ledger of ``client``'s panel, in the state directory the rate budget uses.
-
-        Entries that the token-keyed layout of earlier releases holds for this panel are moved over first.
-        """
-        # imported here: the upgrade builds on this class
-        from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger_upgrade import move_token_buckets
-
+        """The ledger of ``client``'s panel, in the state directory the rate budget uses."""
         panel = panel_of(client)
-        ledger = cls(StateFiles(panel_key(panel), directory, probe=LEDGER_KIND + ".lock"), panel, client.clock, horizon)
-        move_token_buckets(ledger)
-        return ledger
+        return cls(StateFiles(panel_key(panel), directory, probe=LEDGER_KIND + ".lock"), panel, client.clock, horizon)
 
     def warnings(self):
         """What every task using this ledger must say: that it is off (and why), and the files set aside."""
@@ -383,19 +363,48 @@ class Ledger(object):
             written.update(self._update(kind, change_for(wanted)))
         return [written[position] for position in range(len(entries))]
 
-    def drop(self, entry):
-        """Remove ``entry`` (as claim returned it) if it is still the one this process wrote; returns whether it was."""
+    def drop(self, entry, not_queued=True):
+        """Remove ``entry`` (as claim returned it) if it is still the one this process wrote; returns whether it was.
+
+        ``not_queued``: the panel surely did not queue it (it refused the POST, or the POST never
+        reached it), and a note says so (``not_queued_of``).  False for an entry given up on
+        although the panel may hold it (the watcher's start whose answer was lost).
+        """
         key = entry_key(self.panel, entry["id"], entry["action"])
 
         def change(document):
-            entries = self._pruned(document, self.clock.time())
+            now = self.clock.time()
+            entries = self._pruned(document, now)
             current = entries.get(key)
             if current is None or current.get("queued_at") != entry["queued_at"]:
                 return False
             del entries[key]
+            if not_queued:
+                self._notes(document, now)[key] = {
+                    "id": current["id"],
+                    "action": current["action"],
+                    "panel": self.panel,
+                    "queued_at": current["queued_at"],
+                    "noted_at": now,
+                }
             return True
 
         return self._update(bucket_kind(entry["id"]), change)
+
+    def not_queued_of(self, server_ids):
+        """``{server_id: [notes]}``: the actions of ``server_ids`` the panel surely did not queue (see ``drop``).
+
+        A note is ``{id, action, queued_at, noted_at}``: the claim's time and when the POST failed;
+        one per server and action, the latest.  Each bucket is read once.
+        """
+        now, found = self.clock.time(), dict((server_id, []) for server_id in server_ids)
+        for kind in sorted(set(bucket_kind(server_id) for server_id in found)):
+            notes = self._read(kind).get(NOT_QUEUED_KEY)
+            for note in notes.values() if isinstance(notes, dict) else ():
+                if _valid_note(note) and note.get("panel") == self.panel and note["id"] in found:
+                    if now - note["queued_at"] <= self.horizon:
+                        found[note["id"]].append(dict(note))
+        return found
 
     def forget(self, server_id, action=None):
         """Remove the entries of ``server_id`` (only ``action``'s when given); returns how many were removed."""
@@ -456,6 +465,17 @@ class Ledger(object):
         for key in [key for key, entry in entries.items() if not _valid(entry) or self._expired(entry, now)]:
             del entries[key]
         return entries
+
+    def _notes(self, document, now):
+        """The document's not-queued notes without expired or malformed ones (edited in place)."""
+        notes = document.get(NOT_QUEUED_KEY)
+        if not isinstance(notes, dict):
+            notes = document[NOT_QUEUED_KEY] = {}
+        for key in [
+            key for key, note in notes.items() if not _valid_note(note) or now - note["queued_at"] > self.horizon
+        ]:
+            del notes[key]
+        return notes
 
     def _update(self, kind, change):
         if self.durable:

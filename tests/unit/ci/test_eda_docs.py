@@ -50,7 +50,7 @@ def test_fragment_options_come_first_then_the_source_own(fleet_events):
     fragment = ["api_token", "base_url", "api_variant", "validate_certs", "request_timeout", "rate_limit"]
     assert options[: len(fragment)] == fragment
     assert "allow_insecure_http" in options and "retry_timeout" in options
-    own = ["interval", "stopped_statuses", "crash_limit", "crash_window", "leave_alone", "found_stopped"]
+    own = ["interval", "stopped_statuses", "crash_limit", "crash_window", "retry_after", "leave_alone", "found_stopped"]
     own += ["budget_share", "inventory", "hostname_source"]
     assert options[-len(own) :] == own
     # What the fragment adds besides options: the requirement of requests, its note.

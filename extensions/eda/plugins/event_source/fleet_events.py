@@ -23,18 +23,31 @@ description:
     stream, so the source reads the fleet every O(interval) seconds (C(GET /servers), one request
     a page) and puts one event on the queue for each change of one server since the previous read.
   - Each event holds the change under the key C(gamepanel) with C(kind) (V(status_changed), V(restarted),
-    V(added), V(removed) or V(found_stopped)), C(id), C(name), C(game), C(status), C(previous_status), C(uptime_seconds),
-    C(players), C(expected), C(server) (the record as read) and C(host) (the inventory host name the
+    V(added), V(removed), V(found_stopped) or V(start_failed)), C(id), C(name), C(game), C(status), C(previous_status),
+    C(uptime_seconds), C(players), C(expected), C(server) (the record as read) and C(host) (the inventory host name the
     C(gamepanel.panel.servers) inventory gives the server), C(in_inventory), C(stopped), C(incidents),
-    C(crash_looping), C(left_alone), C(expected_by) and C(seen_at).
+    C(crash_looping), C(left_alone), C(expected_by), C(start_failure) and C(seen_at).
   - "After the events of one read, when that read found servers to start, one event of kind V(outage) names
     them all, so that one playbook run starts them: C(ids), C(hosts), C(servers) (C(id), C(name), C(host),
     C(kind) of each), C(held_back) (C(id), C(name), C(reason) of each server found down but not in C(ids))
-    and C(seen_at). A server is to start when it went to a stopped status unexpectedly (C(expected) false) or
-    was V(found_stopped); it is held back when it is V(crash_looping), V(left_alone), V(not_in_inventory), or
-    when a start is V(start_under_way): it was handed out by an earlier V(outage) and no read has seen it in
-    another status since (for at most 15 minutes). The rulebook C(gamepanel.panel.keep_online) runs
-    C(gamepanel.panel.ensure_online) with C(target_ids) set to C(ids)."
+    and C(seen_at). A server is to start when it went from a running status to a stopped one unexpectedly
+    (C(expected) false), was V(found_stopped), or its start failed (V(start_failed)); it is held back when it is
+    V(crash_looping), V(left_alone), V(not_in_inventory), or when a start is V(start_under_way): it was handed
+    out by an earlier V(outage), no read has seen it in another status since, and its start may still bring it
+    up. The rulebook C(gamepanel.panel.keep_online) runs C(gamepanel.panel.ensure_online) with C(target_ids)
+    set to C(ids)."
+  - "V(start_failed) (no change of the server: it comes from the hand-outs) says that a server handed out is
+    still down and its start is over without bringing it up; C(start_failure) says why: V(not_queued) (the
+    panel refused it, HTTP 503 for example, or it failed before the panel could queue it: at the first read
+    after), V(answer_lost) (its answer was lost, or its run stopped before learning it, and O(retry_after)
+    seconds passed since the answer and the hand-out), V(not_applied) (the panel queued it and the agent did
+    not act on it within 15 minutes), V(down_again) (it was confirmed, and the server is down again),
+    V(run_stopped) (the panel refused the start of another server of the same hand-out, and the run stopped
+    before it came to this one) or V(not_sent) (no start was sent for the hand-out within 15 minutes). The
+    server is handed out again in this read's V(outage); an open ledger entry of the start is given up
+    first (dropped), so that the new run sends a new start: a second start of a server that came up changes
+    nothing. A failed start (but V(run_stopped), a start never tried) counts as an incident: a server whose
+    starts keep failing reaches O(crash_limit) and is given up on, with its count."
   - "V(restarted) means the uptime went back while the server stayed online. A server whose status and
     uptime did not change gives no event. The first read is the baseline: it gives no V(added) for the fleet
     as it is when the source starts, but with O(found_stopped) one V(found_stopped) event for each server
@@ -44,13 +57,17 @@ description:
     the change; C(expected_by) is that ledger entry (id, action, queued_at, state). A stop explains a change
     away from online, a start a change to anything but a stopped status, a restart any status change and
     a restart. The entry must have been queued before the read that saw the change.
-  - C(incidents) counts the unexpected stops and restarts of the server within O(crash_window) seconds,
-    this one included (0 for any other event); C(crash_looping) is true once it reaches O(crash_limit).
+  - C(incidents) counts the incidents of the server within O(crash_window) seconds, this one included (0 for
+    any other event), that is its unexpected crashes (a change from a running status to a stopped one; a
+    change between two stopped statuses is none), unexpected restarts, V(found_stopped) and V(start_failed)
+    events. C(crash_looping) is true once it reaches O(crash_limit).
     The record is kept per server in the state directory (the fleet report shows it).
   - "The connection and the host naming come from the source's options, else from the
     C(gamepanel.panel.servers) inventory file (O(inventory), by default the one ansible-rulebook was started
     with: C(-i)), else from the C(GAMEPANEL_*) environment variables. From the file the source takes the
-    connection options, C(hostname_source), C(games), C(statuses) and C(name_patterns) as written; it renders
+    connection options, C(hostname_source), C(hostname_prefix), C(account), C(games), C(statuses) and
+    C(name_patterns) as written, and the token from the variable C(api_token_env) names when the file sets it
+    (one activation per account: see docs/accounts.md of the collection); it renders
     no template and decrypts no vault value (it names such an option in its log and falls back to the
     environment). A server that the file's C(games), C(statuses) or C(name_patterns) leave out is logged
     with its event, whose C(host) is null and C(in_inventory) false."
@@ -76,15 +93,24 @@ options:
     default: [offline, stopped]
   crash_limit:
     description:
-      - Unexpected stops or restarts of one server within O(crash_window) seconds (the one just seen
-        included) at which the event says C(crash_looping).
+      - Incidents (unexpected crashes and restarts, failed starts) of one server within O(crash_window)
+        seconds (the one just seen included) at which the event says C(crash_looping).
     type: int
     default: 3
   crash_window:
     description:
-      - Seconds over which unexpected stops and restarts of one server are counted.
+      - Seconds over which the incidents of one server are counted.
     type: float
     default: 900
+  retry_after:
+    description:
+      - Seconds a start whose answer was lost is followed before it is sent again, when the server is still
+        down that long after the answer and after its hand-out (event V(start_failed), C(start_failure)
+        V(answer_lost)). The bound the server's agent needs to act on a queued action; a start that the panel
+        refused is sent again at the next read, whatever this says.
+      - A value that is not a positive number stops the source at start, with the reason.
+    type: float
+    default: 120
   leave_alone:
     description:
       - Ids or names of servers the operator keeps down (stopped by hand in the panel, for example). Their
@@ -162,11 +188,13 @@ _loaded.make_importable(os.path.normpath(_COLLECTION_DIR))
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError, redact  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_config  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import TOKEN_ENV_KEY  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming  # noqa: E402
 
 LOGGER = logging.getLogger("gamepanel.panel.fleet_events")
@@ -212,7 +240,7 @@ def connection_params(args, environ=None, inventory_options=None):
     GAMEPANEL_* variables, else defaults.
 
     The names, types, defaults and environment variables are those of every module
-    (``module_utils.entry.runner.panel_argument_spec``); the inventory file comes before the environment
+    (``module_utils.entry.connection.panel_argument_spec``); the inventory file comes before the environment
     as it does for the inventory plugin reading that file.
     """
     environ = os.environ if environ is None else environ
@@ -222,6 +250,14 @@ def connection_params(args, environ=None, inventory_options=None):
         value = args.get(name)
         if value is None:
             value = inventory_options.get(name)
+        if value is None and name == "api_token" and inventory_options.get(TOKEN_ENV_KEY):
+            # the inventory's account keeps its token in a variable of its own (api_token_env)
+            try:
+                value = job_connection.token_from_env(
+                    job_connection.check_token_env(inventory_options[TOKEN_ENV_KEY]), environ
+                )
+            except job_connection.ConnectionVariableError as error:
+                raise SettingsError("fleet_events: %s" % error) from None
         if value is None and option.get("fallback"):
             for variable in option["fallback"][1]:
                 if environ.get(variable) not in (None, ""):
@@ -265,7 +301,7 @@ def _safe_group_name():
     return to_safe_group_name
 
 
-class FleetWatcher(object):
+class FleetEventSource(object):
     """What ``main`` runs: reads the fleet through the collection's client and turns changes into events."""
 
     def __init__(self, args, environ=None, client=None, rng=None, argv=None):
@@ -290,10 +326,26 @@ class FleetWatcher(object):
         )
         self.crash_limit = _convert("crash_limit", args.get("crash_limit", eda_watch.DEFAULT_CRASH_LIMIT), "int")
         self.crash_window = _convert("crash_window", args.get("crash_window", eda_watch.DEFAULT_CRASH_WINDOW), "float")
+        try:
+            retry_after = _convert("retry_after", args.get("retry_after", eda_watch.DEFAULT_RETRY_AFTER), "float")
+        except SettingsError:
+            retry_after = None
+        if retry_after is None or retry_after <= 0:
+            raise SettingsError(
+                "fleet_events: retry_after must be a positive number of seconds (how long a start whose answer was "
+                "lost is followed before it is sent again), not %r." % args.get("retry_after")
+            )
         self.leave_alone = frozenset(_string_list("leave_alone", args.get("leave_alone")))
         self.hostname_source = args.get("hostname_source") or inventory_options.get("hostname_source") or "name"
         if self.hostname_source not in naming.HOSTNAME_SOURCES:
             raise SettingsError("fleet_events: hostname_source must be name or id.")
+        # the inventory's own naming of an account's hosts, so that an event's host is the inventory's
+        try:
+            self.hostname_prefix = naming.check_hostname_prefix(inventory_options.get("hostname_prefix"))
+            account = naming.check_account(inventory_options.get("account"))
+        except ValueError as error:
+            raise SettingsError("fleet_events: inventory: %s" % error) from None
+        self.account_groups = [naming.account_group(account)] if account else []
         # Which servers the inventory holds: the playbooks keep_online runs can start no other.
         self.inventory_filters = dict(
             (name, _string_list(name, inventory_options.get(name))) for name in ("games", "statuses", "name_patterns")
@@ -324,10 +376,11 @@ class FleetWatcher(object):
         # The incident record stays with the token's state, where the fleet report reads it.
         self.files = StateFiles(client.state_key)
         self.memory_record = eda_watch.IncidentRecord(panel=self.ledger.panel)
-        self.watch = eda_watch.FleetWatch(
+        self.changes = eda_watch.FleetChanges(
             statuses, found_stopped=_convert("found_stopped", args.get("found_stopped", True), "bool")
         )
-        self.batches = eda_watch.StartBatches(statuses)
+        self.statuses = tuple(statuses)
+        self.batches = eda_watch.StartBatches(statuses, retry_after=retry_after)
         self.sanitize = _safe_group_name()
         self.rng = rng or random.random
         self.failures = 0
@@ -380,7 +433,9 @@ class FleetWatcher(object):
 
     def events_for(self, servers, entries, seen_at):
         """The events of one successful read, annotated with host, incidents and crash_looping."""
-        events = self.watch.observe(servers, seen_at, entries)
+        events = self.changes.observe(servers, seen_at, entries)
+        failed, given_up = self.failed_starts(servers, entries, seen_at, events)
+        events.extend(failed)
         if not events:
             return []
         filters = self.inventory_filters
@@ -395,8 +450,10 @@ class FleetWatcher(object):
         hosts = {}
         try:
             usable = [server for server in held if naming.base_host_name(server, self.hostname_source)]
-            groups = naming.fleet_group_names(usable, self.sanitize)
-            for host, server in naming.assign_host_names(usable, self.hostname_source, reserved=groups):
+            groups = naming.fleet_group_names(usable, self.sanitize) + self.account_groups
+            for host, server in naming.assign_host_names(
+                usable, self.hostname_source, reserved=groups, prefix=self.hostname_prefix
+            ):
                 hosts[server.get("id")] = host
         except ValueError:
             pass
@@ -405,13 +462,32 @@ class FleetWatcher(object):
             event["in_inventory"] = event["id"] in held_ids or event["kind"] == eda_watch.REMOVED
             event["left_alone"] = event["id"] in self.leave_alone or event.get("name") in self.leave_alone
             event["incidents"] = 0
-            if eda_watch.is_incident(event):
+            if eda_watch.is_incident(event, self.statuses):
                 event["incidents"] = eda_watch.record_incident(
                     self.files, self.memory_record, event, seen_at, self.crash_window, self.ledger.panel
                 )
             event["crash_looping"] = event["incidents"] >= self.crash_limit
         outage = self.batches.batch(events, servers, seen_at)
+        for server_id in outage["ids"] if outage else ():
+            if server_id in given_up:
+                # the ledger holds back a second start while this one is open: the new run sends it
+                self.ledger.drop(given_up[server_id], not_queued=False)
         return events + [outage] if outage else events
+
+    def failed_starts(self, servers, entries, seen_at, events):
+        """This read's ``start_failed`` events (none for a server with an event in ``events``), and
+        ``{id: the open ledger entry to give up on}`` for those of them whose start may be queued."""
+        failed, given_up = [], {}
+        if not self.batches.handed_out:
+            return failed, given_up
+        notes = self.ledger.not_queued_of(list(self.batches.handed_out))
+        skip = set(event["id"] for event in events)
+        fleet = eda_watch.index_fleet(servers)
+        for server, reason, entry in self.batches.failed_starts(fleet, entries, notes, seen_at, skip):
+            failed.append(self.changes.start_failed(server, reason, seen_at))
+            if entry is not None:
+                given_up[server["id"]] = entry
+        return failed, given_up
 
     def poll(self):
         """Read once and return the events, or raise the failure."""
@@ -457,6 +533,14 @@ class FleetWatcher(object):
             text = "%s: %s" % (type(error).__name__, error)
         return self.redact(text)
 
+    def describe_count(self, event):
+        """Where a failed start leaves the server's crash-loop count, for the log."""
+        if event["crash_looping"]:
+            return "crash_limit %d reached: it is given up on" % self.crash_limit
+        if not event["incidents"]:
+            return "not counted as an incident"
+        return "incident %d of crash_limit %d" % (event["incidents"], self.crash_limit)
+
     def log_event(self, event):
         if event["kind"] == eda_watch.OUTAGE:
             LOGGER.info(
@@ -471,14 +555,24 @@ class FleetWatcher(object):
                 ),
             )
             return
-        LOGGER.info(
-            "fleet_events: %s %s (%s -> %s, expected %s)",
-            event["kind"],
-            event["id"],
-            event["previous_status"],
-            event["status"],
-            event["expected"],
-        )
+        if event["kind"] == eda_watch.START_FAILED:
+            LOGGER.warning(
+                "fleet_events: start_failed %s (%s): its start did not bring it up (%s: %s); %s",
+                event["id"],
+                event["status"],
+                event["start_failure"],
+                eda_watch.START_FAILURES[event["start_failure"]],
+                self.describe_count(event),
+            )
+        else:
+            LOGGER.info(
+                "fleet_events: %s %s (%s -> %s, expected %s)",
+                event["kind"],
+                event["id"],
+                event["previous_status"],
+                event["status"],
+                event["expected"],
+            )
         if not event["in_inventory"]:
             LOGGER.warning(
                 "fleet_events: %s (%s) is not in the inventory %s (its games, statuses or name_patterns leave it "
@@ -522,7 +616,7 @@ class FleetWatcher(object):
                 if self.reads == 1:
                     LOGGER.info(
                         "fleet_events: baseline read (%d servers); changes from now on become events",
-                        len(self.watch.previous or ()),
+                        len(self.changes.previous or ()),
                     )
                 for event in events:
                     self.log_event(event)
@@ -535,7 +629,7 @@ class FleetWatcher(object):
 async def main(queue, args):
     """Entry point of ansible-rulebook: watch the fleet until cancelled."""
     try:
-        watcher = FleetWatcher(args)
+        watcher = FleetEventSource(args)
     except SettingsError as error:
         LOGGER.error("%s", error)
         raise

@@ -26,22 +26,22 @@ def perform(run_once=False, task_vars=None):
 
 
 @pytest.mark.parametrize(
-    "run_once, batch, peers",
+    "run_once, batch, batch_hosts",
     [
         (False, ["mc-01", "mc-02", "mc-03", "rust-01"], 4),
         (True, ["mc-01", "mc-02", "mc-03", "rust-01"], 1),
         (False, None, 0),
     ],
 )
-def test_the_hosts_of_the_play_batch_are_the_peers_unless_the_task_runs_once(run_once, batch, peers):
+def test_the_hosts_of_the_play_batch_are_the_peers_unless_the_task_runs_once(run_once, batch, batch_hosts):
     task_vars = {} if batch is None else {"ansible_play_batch": batch}
-    assert perform(run_once, task_vars)["peers"] == peers
+    assert perform(run_once, task_vars)["batch_hosts"] == batch_hosts
 
 
 def test_the_host_ledger_fact_is_carried_and_anything_else_is_ignored():
     entries = [{"id": "mc-01", "action": "restart", "queued_at": 1.0, "state": "queued"}]
-    assert perform(task_vars={"ansible_facts": {"gamepanel_ledger": entries}})["carried"] == entries
-    assert perform(task_vars={"ansible_facts": {"gamepanel_ledger": "not a list"}})["carried"] == []
+    assert perform(task_vars={"ansible_facts": {"gamepanel_ledger": entries}})["fact_entries"] == entries
+    assert perform(task_vars={"ansible_facts": {"gamepanel_ledger": "not a list"}})["fact_entries"] == []
 
 
 def executed_module(args, task_vars, module_result):

@@ -61,3 +61,22 @@ def test_no_host_processed():
 def test_the_hosts_must_be_a_list():
     with pytest.raises(AnsibleFilterError, match="list of the play's hosts"):
         fleet_summary("a", HOSTVARS)
+
+
+def test_hosts_of_several_accounts_get_one_line_per_account():
+    hostvars = {
+        "eu_a": dict(outcome("restarted", "restarted, uptime reset confirmed"), gamepanel_account="eu"),
+        "eu_b": dict(outcome("skipped", "status offline: left alone"), gamepanel_account="eu"),
+        "us_a": dict(outcome("skipped", "status offline: left alone"), gamepanel_account="us"),
+    }
+    lines = fleet_summary(["eu_a", "eu_b", "us_a"], hostvars, "rolling_restart")["lines"]
+    assert lines[:3] == [
+        "rolling_restart: 3 server(s): 2 skipped, 1 restarted",
+        "  account eu: 2 server(s): 1 skipped, 1 restarted",
+        "  account us: 1 server(s): 1 skipped",
+    ]
+
+
+def test_one_account_gets_no_account_line():
+    hostvars = {"eu_a": dict(outcome("restarted", "restarted"), gamepanel_account="eu")}
+    assert fleet_summary(["eu_a"], hostvars, "rolling_restart")["lines"][1] == "restarted (1):"

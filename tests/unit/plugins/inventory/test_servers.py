@@ -92,6 +92,9 @@ PLUGIN_DEFAULTS = {
     "statuses": [],
     "name_patterns": [],
     "local_connection": True,
+    "account": None,
+    "hostname_prefix": "",
+    "api_token_env": None,
 }
 OPTIONS = dict(
     PLUGIN_DEFAULTS,
@@ -170,10 +173,18 @@ def config_path(tmp_path):
 
 @pytest.fixture
 def run_plugin(config_path, monkeypatch):
-    def run(options=None, client=None, cache=None, use_cache=True):
+    def run(options=None, client=None, cache=None, use_cache=True, inventory=None, path=None, token_from_env=False):
         plugin = InventoryModule()
         settings = dict(OPTIONS, **(options or {}))
-        monkeypatch.setattr(plugin, "_read_config_data", lambda path: plugin._options.update(settings))
+        origins = dict.fromkeys(settings, "Direct")
+        if token_from_env:  # api_token as its GAMEPANEL_API_TOKEN fallback gives it
+            origins["api_token"] = "env: GAMEPANEL_API_TOKEN"
+
+        def read_config_data(_path):
+            plugin._options.update(settings)
+            plugin._origins.update(origins)
+
+        monkeypatch.setattr(plugin, "_read_config_data", read_config_data)
         clients_made = []
 
         def make_client(connection):
@@ -183,8 +194,8 @@ def run_plugin(config_path, monkeypatch):
         monkeypatch.setattr(plugin, "_make_client", make_client)
         if cache is not None:
             plugin._cache = cache
-        inventory = InventoryData()
-        plugin.parse(inventory, DataLoader(), config_path, cache=use_cache)
+        inventory = InventoryData() if inventory is None else inventory
+        plugin.parse(inventory, DataLoader(), path or config_path, cache=use_cache)
         return Run(plugin, inventory, clients_made)
 
     return run
@@ -621,3 +632,121 @@ class TestTokenFile:
         for source in ("api_token ", "api_token_file", "GAMEPANEL_API_TOKEN ", "GAMEPANEL_API_TOKEN_FILE"):
             assert source in message
         assert "gamepanel_api_token" not in message  # a variable: read after the inventory, never by it
+
+
+def connection_of(run, host):
+    """gamepanel_connection as the host's groups give it to a play (the deepest group wins)."""
+    from ansible.inventory.helpers import get_group_vars
+
+    return get_group_vars(run.inventory.get_host(host).get_groups()).get("gamepanel_connection")
+
+
+class TestAccounts:
+    @pytest.fixture
+    def second_path(self, tmp_path):
+        path = tmp_path / "us.gamepanel.yml"
+        path.write_text("plugin: gamepanel.panel.servers\n")
+        return str(path)
+
+    def test_an_account_groups_its_hosts_and_carries_its_connection(self, run_plugin):
+        run = run_plugin({"account": "eu"})
+        assert run.group_hosts("account_eu") == run.host_names
+        assert "account_eu" in [group.name for group in run.inventory.groups["gamepanel"].child_groups]
+        group_vars = run.inventory.groups["account_eu"].get_vars()
+        assert group_vars["gamepanel_account"] == "eu"
+        assert group_vars["gamepanel_connection"]["base_url"] == OPTIONS["base_url"]
+        assert "gamepanel_connection" not in run.inventory.groups["gamepanel"].get_vars()
+
+    @pytest.mark.parametrize("account", ["eu west", "eu-west", "x" * 41, "{{ a }}"])
+    def test_an_account_that_is_no_short_name_is_a_clear_error(self, run_plugin, account):
+        with pytest.raises(AnsibleParserError, match="is not a short name"):
+            run_plugin({"account": account})
+
+    def test_hostname_prefix_starts_every_host_name(self, run_plugin):
+        assert run_plugin({"hostname_prefix": "eu-"}).host_names == [
+            "eu-ARK_Island",
+            "eu-Modded",
+            "eu-Rust_Main",
+            "eu-Survival",
+        ]
+
+    def test_an_unsafe_hostname_prefix_is_a_clear_error(self, run_plugin):
+        with pytest.raises(AnsibleParserError, match="hostname_prefix 'eu:' holds characters"):
+            run_plugin({"hostname_prefix": "eu:"})
+
+    def test_two_accounts_keep_their_own_connections(self, run_plugin, second_path):
+        first = run_plugin({"account": "eu", "hostname_prefix": "eu_"})
+        second = run_plugin(
+            {"account": "us", "hostname_prefix": "us_", "base_url": "https://us.example.test/v1"},
+            inventory=first.inventory,
+            path=second_path,
+        )
+        assert connection_of(second, "eu_Survival")["base_url"] == OPTIONS["base_url"]
+        assert connection_of(second, "us_Survival")["base_url"] == "https://us.example.test/v1"
+        names = ["ARK_Island", "Modded", "Rust_Main", "Survival"]
+        assert second.group_hosts("account_us") == ["us_" + name for name in names]
+        assert second.group_hosts("gamepanel") == ["eu_" + name for name in names] + ["us_" + name for name in names]
+
+    @pytest.mark.parametrize(
+        "change", [{"base_url": "https://us.example.test/v1"}, {"api_token": "another-token"}, {"rate_limit": 600}]
+    )
+    def test_different_connections_without_account_stop_the_second_source(
+        self, run_plugin, config_path, second_path, change
+    ):
+        first = run_plugin({"hostname_prefix": "a_"})
+        with pytest.raises(AnsibleParserError) as caught:
+            run_plugin(dict(change, hostname_prefix="b_"), inventory=first.inventory, path=second_path)
+        message = str(caught.value)
+        assert first.inventory.groups["all"].get_vars()["gamepanel_inventory_errors"]
+        assert "different connections" in message and "'account' option" in message
+        assert "the sources %s and %s" % (config_path, second_path) in message
+        assert TOKEN not in message and "another-token" not in message
+        assert not [host for host in first.inventory.hosts if host.startswith("b_")]
+
+    def test_one_host_name_for_two_servers_stops_the_second_source(self, run_plugin, second_path):
+        first = run_plugin({"account": "eu"})
+        with pytest.raises(AnsibleParserError) as caught:
+            run_plugin(
+                {"account": "us", "base_url": "https://us.example.test/v1"}, inventory=first.inventory, path=second_path
+            )
+        message = str(caught.value)
+        assert "both give the host name 'ARK_Island' to different servers" in message
+        assert "server ark-01 of https://us.example.test/v1 (account us)" in message
+        assert "'hostname_prefix'" in message and second_path in message
+        assert connection_of(first, "Survival")["base_url"] == OPTIONS["base_url"]
+        assert first.group_hosts("account_eu") == first.host_names and "account_us" not in first.inventory.groups
+
+    def test_two_sources_of_one_account_listing_one_server_give_one_host(self, run_plugin, second_path):
+        first = run_plugin({"account": "eu", "games": ["minecraft"]})
+        both = run_plugin({"account": "eu", "statuses": ["online"]}, inventory=first.inventory, path=second_path)
+        # Survival is an online minecraft server: both sources list it
+        assert both.host_names == ["Modded", "Rust_Main", "Survival"]
+
+    def test_one_source_read_twice_does_not_clash_with_itself(self, run_plugin):
+        first = run_plugin({"account": "eu"})
+        again = run_plugin({"account": "eu", "rate_limit": 600}, inventory=first.inventory)
+        assert connection_of(again, "Survival")["rate_limit"] == 600
+
+
+class TestTokenEnvironmentVariable:
+    def test_the_token_comes_from_the_named_variable_and_only_its_name_is_handed_on(self, run_plugin, monkeypatch):
+        monkeypatch.setenv("GAMEPANEL_EU_TOKEN", "gp-unit-eu-token")
+        run = run_plugin({"api_token_env": "GAMEPANEL_EU_TOKEN"}, token_from_env=True)
+        assert run.clients_made[0]["api_token"] == "gp-unit-eu-token"
+        connection = run.inventory.groups["gamepanel"].get_vars()["gamepanel_connection"]
+        assert connection["api_token_env"] == "GAMEPANEL_EU_TOKEN"
+        assert "gp-unit-eu-token" not in repr(run.inventory.groups["gamepanel"].get_vars())
+
+    def test_a_token_written_in_the_file_wins(self, run_plugin, monkeypatch):
+        monkeypatch.setenv("GAMEPANEL_EU_TOKEN", "gp-unit-eu-token")
+        run = run_plugin({"api_token_env": "GAMEPANEL_EU_TOKEN"})
+        assert run.clients_made[0]["api_token"] == TOKEN
+
+    def test_an_unset_variable_is_a_clear_error_that_names_it(self, run_plugin, monkeypatch):
+        monkeypatch.delenv("GAMEPANEL_EU_TOKEN", raising=False)
+        with pytest.raises(AnsibleParserError, match="environment variable GAMEPANEL_EU_TOKEN .* not set"):
+            run_plugin({"api_token_env": "GAMEPANEL_EU_TOKEN"}, token_from_env=True)
+
+    def test_a_name_that_is_no_variable_name_is_a_clear_error(self, run_plugin):
+        with pytest.raises(AnsibleParserError, match="api_token_env must name an environment variable"):
+            run_plugin({"api_token_env": "EU TOKEN"}, token_from_env=True)

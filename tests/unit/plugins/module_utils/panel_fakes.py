@@ -23,7 +23,7 @@ from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient, ServerPage
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
     PanelAmbiguousError,
     PanelApiError,

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api import errors
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import encode_segment
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import UPTIME_TOLERANCE, Convergence
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import SERVER_FIELDS

@@ -17,7 +17,7 @@ from ansible.errors import AnsibleError
 
 from ansible_collections.gamepanel.panel.plugins.action import server_control as control_action
 from ansible_collections.gamepanel.panel.plugins.action import server_info as info_action
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import TaskFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import action_in_process
 
 SECRET = "gp-unit-action-secret-42"

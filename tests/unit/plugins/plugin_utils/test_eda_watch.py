@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,12 +14,14 @@ from ansible_collections.gamepanel.panel.plugins.plugin_utils.eda_watch import (
     FOUND_STOPPED,
     REMOVED,
     RESTARTED,
+    START_FAILED,
     STATUS_CHANGED,
-    FleetWatch,
+    FleetChanges,
     IncidentRecord,
     action_fits,
     change_kind,
     is_incident,
+    wants_start,
 )
 
 
@@ -53,13 +56,13 @@ def entry(server_id, action, queued_at, state="queued", updated_at=None):
 
 
 def test_the_first_read_is_the_baseline_and_gives_no_event_without_found_stopped():
-    watch = FleetWatch(found_stopped=False)
+    watch = FleetChanges(found_stopped=False)
     assert watch.observe([server("a"), server("b", "offline", 0)], 10.0) == []
     assert watch.has_baseline
 
 
 def test_the_first_read_reports_stopped_servers_the_ledger_does_not_explain():
-    watch = FleetWatch()
+    watch = FleetChanges()
     read = [server("a"), server("b", "offline", 0), server("c", "stopped", 0), server("d", "offline", 0)]
     read.append(server("e", "maintenance", 0))
     # c: the collection stopped it; d: only a restart is queued, which is no reason to stay down
@@ -78,12 +81,12 @@ def test_the_first_read_reports_stopped_servers_the_ledger_does_not_explain():
 
 
 def test_a_stop_queued_after_the_first_read_does_not_explain_it():
-    events = FleetWatch().observe([server("b", "offline", 0)], 10.0, [entry("b", "stop", 11.0)])
+    events = FleetChanges().observe([server("b", "offline", 0)], 10.0, [entry("b", "stop", 11.0)])
     assert [event["kind"] for event in events] == [FOUND_STOPPED]
 
 
 def test_each_kind_of_change_gives_one_event():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a"), server("b"), server("c"), server("d")], 10.0)
     events = watch.observe(
         [server("a", "offline", 0), server("b", uptime=5), server("c", uptime=200), server("e")], 20.0
@@ -101,7 +104,7 @@ def test_each_kind_of_change_gives_one_event():
 
 
 def test_an_unchanged_server_gives_no_event_whatever_else_moved():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a")], 1.0)
     assert watch.observe([server("a", uptime=130, players={"current": 5, "max": 10}, cpu=50.0, name="x")], 2.0) == []
 
@@ -112,7 +115,7 @@ def test_an_uptime_that_goes_back_while_not_online_is_no_restart():
 
 
 def test_a_failed_read_is_not_observed_and_the_next_one_compares_with_the_last_good_one():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a")], 1.0)
     events = watch.observe([server("a", "offline", 0)], 50.0)
     assert len(events) == 1
@@ -120,7 +123,7 @@ def test_a_failed_read_is_not_observed_and_the_next_one_compares_with_the_last_g
 
 
 def test_a_stop_the_collection_queued_explains_the_server_going_down():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a")], 100.0)
     events = watch.observe([server("a", "stopping", 0)], 130.0, [entry("a", "stop", 110.0)])
     assert events[0]["expected"] is True and events[0]["expected_by"]["action"] == "stop"
@@ -129,7 +132,7 @@ def test_a_stop_the_collection_queued_explains_the_server_going_down():
 
 
 def test_an_entry_queued_after_the_read_or_over_before_the_previous_read_explains_nothing():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a")], 1000.0)
     late = [entry("a", "stop", 1031.0)]
     assert watch.observe([server("a", "offline", 0)], 1030.0, late)[0]["expected"] is False
@@ -139,7 +142,7 @@ def test_an_entry_queued_after_the_read_or_over_before_the_previous_read_explain
 
 
 def test_an_entry_of_another_server_or_action_explains_nothing():
-    watch = FleetWatch()
+    watch = FleetChanges()
     watch.observe([server("a"), server("b")], 1.0)
     events = watch.observe(
         [server("a", "offline", 0), server("b", uptime=1)],
@@ -160,13 +163,129 @@ def test_which_action_explains_which_change():
     )
 
 
-def test_incidents_are_unexpected_stops_and_restarts_only():
-    base = {"expected": False, "stopped": False}
+def test_incidents_are_unexpected_crashes_restarts_and_failed_starts_only():
+    base = {"expected": False, "stopped": False, "previous_status": "online"}
     assert is_incident(dict(base, kind=RESTARTED))
     assert is_incident(dict(base, kind=STATUS_CHANGED, stopped=True))
+    assert is_incident(dict(base, kind=STATUS_CHANGED, stopped=True, previous_status="starting"))
+    assert is_incident(dict(base, kind=START_FAILED, stopped=True, previous_status="offline", start_failure="not_sent"))
+    # a start the run never tried, as it stopped at another server's refusal, did not fail
+    assert not is_incident(dict(base, kind=START_FAILED, stopped=True, start_failure="run_stopped"))
     assert not is_incident(dict(base, kind=STATUS_CHANGED))
     assert not is_incident(dict(base, kind=RESTARTED, expected=True))
     assert not is_incident(dict(base, kind=REMOVED, stopped=False))
+
+
+@pytest.mark.parametrize("before, after", [("offline", "stopped"), ("stopped", "offline"), ("down", "halted")])
+def test_a_change_from_one_stopped_status_to_another_is_no_crash_and_starts_nothing(before, after):
+    stopped = ("offline", "stopped", "down", "halted")
+    event = {"kind": STATUS_CHANGED, "expected": False, "stopped": True, "previous_status": before, "status": after}
+    assert not is_incident(event, stopped) and not wants_start(event, stopped)
+    assert is_incident(dict(event, previous_status="online"), stopped) and wants_start(
+        dict(event, previous_status="online"), stopped
+    )
+
+
+# -- a start handed out and still down ------------------------------------------------------------
+
+HANDED = 1000.0
+
+
+def note(queued_at, action="start"):
+    return {"id": "a", "action": action, "panel": "p", "queued_at": queued_at, "noted_at": queued_at + 1}
+
+
+@pytest.mark.parametrize(
+    "starts, notes, seen_at, expected",
+    [
+        # refused, or failed before the panel queued it: over at the first read that sees the note
+        ([], [note(HANDED + 5)], HANDED + 6, eda_watch.NOT_QUEUED),
+        # a note older than the hand-out is an earlier start's: the hand-out's start is still to come
+        ([], [note(HANDED - 5)], HANDED + 6, None),
+        # refused, then sent again by a later run and accepted: the accepted one is followed
+        ([entry("a", "start", HANDED + 9)], [note(HANDED + 5)], HANDED + 10, None),
+        # a lost answer is followed for retry_after (60 here), from the answer
+        ([entry("a", "start", HANDED + 5, "may_be_queued", HANDED + 6)], [], HANDED + 65, None),
+        ([entry("a", "start", HANDED + 5, "may_be_queued", HANDED + 6)], [], HANDED + 66, eda_watch.ANSWER_LOST),
+        # so is a run that stopped before it learned the answer
+        ([entry("a", "start", HANDED + 5, "sending")], [], HANDED + 65, eda_watch.ANSWER_LOST),
+        # an older lost start that the hand-out's run followed: retry_after from the hand-out
+        ([entry("a", "start", HANDED - 500, "may_be_queued")], [], HANDED + 59, None),
+        ([entry("a", "start", HANDED - 500, "may_be_queued")], [], HANDED + 60, eda_watch.ANSWER_LOST),
+        # accepted: the agent runs it when it checks in; given up on only after the hold (900 s)
+        ([entry("a", "start", HANDED + 5, "queued")], [], HANDED + 800, None),
+        ([entry("a", "start", HANDED + 5, "queued")], [], HANDED + 905, eda_watch.NOT_APPLIED),
+        # confirmed, yet down again at this read
+        ([entry("a", "start", HANDED + 5, "done", HANDED + 20)], [], HANDED + 30, eda_watch.DOWN_AGAIN),
+        # nothing came of the hand-out: a run that never ran, or stopped before it came to the server
+        ([], [], HANDED + 899, None),
+        ([entry("a", "start", HANDED - 500, "done")], [note(HANDED - 400)], HANDED + 900, eda_watch.NOT_SENT),
+    ],
+)
+def test_when_the_start_of_a_server_still_down_is_over(starts, notes, seen_at, expected):
+    failure = eda_watch.start_failure(HANDED, starts, notes, seen_at, retry_after=60, hold=900)
+    assert (failure and failure[0]) == expected
+    if expected in (eda_watch.ANSWER_LOST, eda_watch.NOT_APPLIED):
+        assert failure[1] is starts[-1]  # the open entry to give up on, so that a new start can be sent
+    elif failure is not None:
+        assert failure[1] is None
+
+
+@pytest.mark.parametrize(
+    "starts, expected",
+    [
+        ([], eda_watch.RUN_STOPPED),  # the run stopped before it came to the server
+        ([entry("a", "start", HANDED - 500, "done")], eda_watch.RUN_STOPPED),  # an older start is not this run's
+        ([entry("a", "start", HANDED + 5, "queued")], None),  # sent before the refusal: followed as ever
+        ([entry("a", "start", HANDED - 500, "may_be_queued")], None),  # followed by the run, not sent
+    ],
+)
+def test_once_the_run_of_a_hand_out_stopped_a_server_it_did_not_send_is_not_sent(starts, expected):
+    failure = eda_watch.start_failure(HANDED, starts, [], HANDED + 7, retry_after=60, hold=900, run_stopped=True)
+    assert (failure and failure[0]) == expected
+
+
+def test_a_refusal_stops_the_run_of_its_hand_out_so_the_servers_it_did_not_send_are_handed_out_again():
+    batches = eda_watch.StartBatches(retry_after=60)
+    down = [server(server_id, "offline", 0) for server_id in "abcd"]
+    crashes = [
+        {"kind": STATUS_CHANGED, "id": item["id"], "stopped": True, "expected": False, "previous_status": "online"}
+        for item in down[:3]
+    ]
+    assert batches.batch(crashes, down, HANDED)["ids"] == ["a", "b", "c"]
+    fleet = eda_watch.index_fleet(down)
+    # the run sent a (accepted), then b (refused): it stopped there, c was never sent
+    accepted = entry("a", "start", HANDED + 5)
+    failed = batches.failed_starts(fleet, [accepted], {"b": [note(HANDED + 6)]}, HANDED + 7)
+    assert [(item[0]["id"], item[1]) for item in failed] == [("b", "not_queued"), ("c", "run_stopped")]
+    # without a refusal in its hand-out, a server not sent yet is waited for (its run may be queued)
+    assert batches.failed_starts(fleet, [accepted], {}, HANDED + 7) == []
+
+
+def test_a_failed_start_is_handed_out_again_and_a_given_up_server_is_no_longer_followed():
+    batches = eda_watch.StartBatches(retry_after=60)
+    down = server("a", "offline", 0)
+    crash = {"kind": STATUS_CHANGED, "id": "a", "name": "A", "stopped": True, "expected": False}
+    crash.update(previous_status="online", status="offline")
+    assert batches.batch([crash], [down], HANDED)["ids"] == ["a"]
+    fleet = eda_watch.index_fleet([down])
+    assert batches.failed_starts(fleet, [], {}, HANDED + 5) == []
+    refused = batches.failed_starts(fleet, [], {"a": [note(HANDED + 2)]}, HANDED + 5)
+    assert refused == [(down, eda_watch.NOT_QUEUED, None)]
+    assert batches.failed_starts(fleet, [], {"a": [note(HANDED + 2)]}, HANDED + 5, skip={"a"}) == []
+    failed = FleetChanges().start_failed(down, eda_watch.NOT_QUEUED, HANDED + 5)
+    assert (failed["kind"], failed["start_failure"], failed["expected"], failed["stopped"]) == (
+        START_FAILED,
+        "not_queued",
+        False,
+        True,
+    )
+    assert batches.batch([failed], [down], HANDED + 5)["ids"] == ["a"]  # handed out again ...
+    assert batches.handed_out == {"a": HANDED + 5}  # ... and followed from now on
+    looping = dict(failed, crash_looping=True)
+    outage = batches.batch([looping], [down], HANDED + 70)
+    assert outage is None and batches.handed_out == {}
+    assert batches.failed_starts(fleet, [], {"a": [note(HANDED + 60)]}, HANDED + 99999) == []
 
 
 def test_the_incident_record_counts_within_the_window_and_forgets_old_ones():
@@ -237,7 +356,7 @@ def _expected_changes(before, after):
 @settings(max_examples=300, deadline=None)
 @given(steps)
 def test_any_sequence_of_reads_gives_each_change_once_and_expected_only_with_a_matching_entry(sequence):
-    watch = FleetWatch(found_stopped=False)
+    watch = FleetChanges(found_stopped=False)
     last_good = None
     now = 1000.0
     for read, raw_entries, failed in sequence:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import (
     CONNECTION_KEYS,
@@ -99,3 +99,66 @@ def test_a_host_outside_the_inventory_takes_the_connection_of_its_fleet_group():
 
 def test_no_inventory_no_connection():
     assert job_connection.host_variables(Templar(), {"groups": {"all": []}, "hostvars": HostVars()}) == {}
+
+
+class TestSeveralAccounts:
+    EU = dict(CONNECTION, api_token_env="GAMEPANEL_EU_TOKEN")
+    US = {"base_url": "https://us.example.com/api/v1", "api_token_env": "GAMEPANEL_US_TOKEN"}
+
+    def test_the_token_comes_from_the_variable_the_connection_names(self, monkeypatch):
+        monkeypatch.setenv("GAMEPANEL_EU_TOKEN", SECRET)
+        args = task_arguments({"id": "mc-01"}, {"gamepanel_connection": self.EU})
+        assert args["api_token"] == SECRET and "api_token_env" not in args
+
+    def test_the_task_and_the_token_variable_come_before_it(self, monkeypatch):
+        monkeypatch.setenv("GAMEPANEL_EU_TOKEN", SECRET)
+        variables = {"gamepanel_connection": self.EU, "gamepanel_api_token": "from-the-group"}
+        assert task_arguments({}, variables)["api_token"] == "from-the-group"
+        assert task_arguments({"api_token": "from-the-task"}, variables)["api_token"] == "from-the-task"
+
+    def test_an_unset_variable_fails_naming_it_and_sends_nothing(self, monkeypatch):
+        monkeypatch.delenv("GAMEPANEL_EU_TOKEN", raising=False)
+        with pytest.raises(ConnectionVariableError, match="environment variable GAMEPANEL_EU_TOKEN .* not set"):
+            task_arguments({}, {"gamepanel_connection": self.EU})
+
+    def test_a_bad_variable_name_is_refused(self):
+        with pytest.raises(ConnectionVariableError, match="api_token_env must name an environment variable"):
+            task_arguments({}, {"gamepanel_connection": dict(CONNECTION, api_token_env="$EU")})
+
+    def test_a_task_delegated_to_a_host_of_another_account_takes_that_hosts_connection_and_token(self):
+        delegated = {"gamepanel_connection": self.US, "gamepanel_api_token": "us-token"}
+        task_vars = {"gamepanel_connection": self.EU, "ansible_delegated_vars": {"us_Survival": delegated}}
+        assert job_connection.host_variables(CopyingTemplar(), task_vars, "us_Survival") == delegated
+
+    def test_a_task_delegated_to_localhost_keeps_its_hosts_connection(self):
+        task_vars = {"gamepanel_connection": self.EU, "ansible_delegated_vars": {"localhost": {"other": 1}}}
+        assert job_connection.host_variables(Templar(), task_vars, "localhost") == {"gamepanel_connection": self.EU}
+
+    def test_outside_the_inventory_one_account_among_several_is_never_guessed(self):
+        task_vars = {
+            "inventory_hostname": "localhost",
+            "groups": {"gamepanel": ["eu_a", "us_a"], "account_eu": ["eu_a"], "account_us": ["us_a"]},
+            "hostvars": HostVars(
+                {"eu_a": {"gamepanel_connection": self.EU}, "us_a": {"gamepanel_connection": self.US}}
+            ),
+        }
+        with pytest.raises(ConnectionVariableError, match=r"several gamepanel accounts .* \(on localhost\)"):
+            job_connection.host_variables(Templar(), task_vars)
+
+    def test_outside_the_inventory_accounts_of_one_connection_give_it(self):
+        task_vars = {
+            "groups": {"gamepanel": ["eu_a", "eu_b"], "account_eu": ["eu_a"], "account_eu2": ["eu_b"]},
+            "hostvars": HostVars(
+                {"eu_a": {"gamepanel_connection": self.EU}, "eu_b": {"gamepanel_connection": self.EU}}
+            ),
+        }
+        assert job_connection.host_variables(Templar(), task_vars) == {"gamepanel_connection": self.EU}
+
+
+class CopyingTemplar(Templar):
+    """A templar whose copy must be the one used for a delegated host's variables."""
+
+    def copy_with_new_env(self, available_variables):
+        copy = Templar()
+        copy.available_variables = available_variables
+        return copy

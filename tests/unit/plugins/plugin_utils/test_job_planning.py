@@ -1,6 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The fleet jobs' decision and outcome (filters fleet_plan and fleet_outcome): the words each host is given,
+"""The fleet jobs' decision and outcome (job_planning's plan and outcome, behind fleet_plans and fleet_outcomes):
+the words each host is given,
 and an action an earlier run had queued (server_control's ``pending``) named as such."""
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ import pytest
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcome import fleet_outcome
-from ansible_collections.gamepanel.panel.plugins.filter.fleet_plan import fleet_plan
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import outcome as fleet_outcome
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import plan as fleet_plan
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_summary import fleet_summary
 
 ROLLING = {
@@ -385,6 +386,19 @@ def test_every_outcome_of_a_batch_comes_from_its_server_line():
     assert whole["h1"]["outcome"] == dict(
         whole["h1"]["outcome"], result="failed", reason="The panel refused the token."
     )
+
+
+def test_a_step_that_failed_as_a_whole_fails_every_host_given_with_its_message():
+    from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
+
+    # the role's rescue: no plan may exist yet, only the job's name for the host
+    found = fleet_outcomes({"web-1": {"job": "rolling_restart"}}, failure={"msg": "The read broke.", "elapsed": 2})
+    assert found == {
+        "web-1": {
+            "outcome": {"result": "failed", "reason": "The read broke.", "elapsed": 2.0, "pending": None},
+            "ledger": None,
+        }
+    }
 
 
 def test_the_canary_setting_reaches_the_task_and_the_outcomes_name_the_canary_and_the_pace_for_the_summary():

@@ -93,6 +93,7 @@ def test_row_keeps_missing_figures_missing():
         {"id": 7, "name": "", "players": None, "cpu": True, "memory_mb": float("nan"), "uptime_seconds": 0}
     )
     assert row == {
+        "account": None,
         "id": "7",
         "name": None,
         "game": None,
@@ -379,3 +380,21 @@ def test_without_pending_actions_the_count_is_zero():
 def test_a_pending_entry_without_a_server_id_is_refused():
     with pytest.raises(fr.ReportError, match="pending entry"):
         report(pending=[{"action": "restart"}])
+
+
+def test_servers_of_several_accounts_get_the_account_column_and_each_panel_named():
+    servers = [dict(server("mc-01"), account="eu"), dict(server("mc-01", current=4), account="us")]
+    pending = [{"id": "mc-01", "action": "restart", "state": "queued", "account": "us"}]
+    panels = [
+        {"account": "eu", "base_url": "https://eu.example.test/v1"},
+        {"account": "us", "base_url": "https://user:pw@us.example.test/v1"},
+    ]
+    report = fr.prepare_report(servers, pending=pending, panels=panels)
+    assert report["columns"][0] == {"key": "account", "label": "Account", "kind": "text"}
+    assert [(row["account"], row["pending"]) for row in report["servers"]] == [("eu", None), ("us", "restart (queued)")]
+    assert report["meta"]["panel"] == "eu: https://eu.example.test/v1; us: https://us.example.test/v1"
+    assert fr.render_csv(report).splitlines()[0].startswith("account,id,")
+
+
+def test_one_panel_has_no_account_column():
+    assert "account" not in [column["key"] for column in fr.prepare_report([server("mc-01")])["columns"]]

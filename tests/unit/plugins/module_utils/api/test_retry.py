@@ -23,6 +23,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
     PanelNotFoundError,
     PanelRateLimitError,
     PanelTransportError,
+    PanelUnavailableError,
 )
 
 from panel_fakes import TOKEN, FakeClock, NoBudget
@@ -295,7 +296,7 @@ def test_4xx_is_never_retried(panel, status):
 # -- POST: only when surely not accepted ------------------------------------------------------
 
 
-@pytest.mark.parametrize("status", [500, 502, 503, 504])
+@pytest.mark.parametrize("status", [500, 502, 504])
 def test_post_5xx_is_ambiguous_and_not_resent(panel, status):
     panel.reply(status=status, json={"error": {"message": "agent gateway hiccup"}}, headers={"Retry-After": "1"})
     client = panel.client()
@@ -309,6 +310,28 @@ def test_post_5xx_is_ambiguous_and_not_resent(panel, status):
     assert caught.value.server_id == "mc-01"
     assert len(panel.sent) == 1
     assert client.stats == {"requests": 1, "retries": 0, "waited_seconds": 0.0}
+
+
+@pytest.mark.parametrize(
+    "body, said",
+    [
+        ({"json": {"error": {"message": "maintenance until 10:00"}}}, "(maintenance until 10:00)"),
+        ({"body": "<html>503 Service Unavailable</html>"}, "not the panel's JSON, starting '<html>503"),
+    ],
+    ids=["panel", "proxy"],
+)
+def test_post_503_is_the_panels_refusal_worded_so_and_not_resent(panel, body, said):
+    panel.reply(status=503, headers={"Retry-After": "1"}, **body)
+    client = panel.client()
+    with pytest.raises(PanelUnavailableError) as caught:
+        client.queue_action("mc-01", "restart")
+    message = str(caught.value)
+    assert not isinstance(caught.value, PanelAmbiguousError)
+    assert message.startswith("The panel refused POST /servers/mc-01/control (restart) with HTTP 503 ")
+    assert said in message and "nothing was queued" in message and "It was not sent again" in message
+    assert "lost" not in message and "may" not in message
+    assert (caught.value.status, caught.value.server_id) == (503, "mc-01")
+    assert len(panel.sent) == 1 and panel.clock.sleeps == []  # a restart is never sent twice on a 5xx
 
 
 @pytest.mark.parametrize(

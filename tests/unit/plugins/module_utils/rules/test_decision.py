@@ -8,8 +8,13 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules import decision
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.request import ControlRequest
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import DONE, MAY_BE_QUEUED, QUEUED, SENDING
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import (
+    DONE,
+    MAY_BE_QUEUED,
+    QUEUED,
+    SENDING,
+)
 
 from panel_fakes import server
 

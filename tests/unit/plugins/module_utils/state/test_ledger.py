@@ -10,13 +10,12 @@ import os
 import stat
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.state import ledger as ledger_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import (
-    bucket_kind,
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger, bucket_kind
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import (
     DONE,
     MAY_BE_QUEUED,
     QUEUED,
     SENDING,
-    Ledger,
     public_view,
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
@@ -168,6 +167,33 @@ def test_drop_removes_only_the_entry_this_process_wrote(tmp_path):
     second, unused = ledger.claim("srv-1", "restart", replace=True)
     assert ledger.drop(first) is False  # a newer claim replaced it: not ours to remove
     assert [entry["queued_at"] for entry in ledger.entries("srv-1")] == [second["queued_at"]]
+
+
+def test_a_dropped_entry_leaves_a_not_queued_note_that_holds_nothing_back(tmp_path):
+    clock = FakeClock()
+    ledger = make_ledger(tmp_path, clock)
+    first, unused = ledger.claim("srv-1", "start")
+    clock.sleep(2)
+    assert ledger.drop(first) is True
+    notes = make_ledger(tmp_path, clock).not_queued_of(["srv-1", "srv-2"])
+    assert notes["srv-2"] == []
+    assert [(note["action"], note["queued_at"], note["noted_at"]) for note in notes["srv-1"]] == [
+        ("start", first["queued_at"], first["queued_at"] + 2)
+    ]
+    again, standing = ledger.claim("srv-1", "start")  # a note is no open entry
+    assert again is not None and standing is None
+
+
+def test_an_entry_given_up_on_leaves_no_note_and_old_notes_expire(tmp_path):
+    clock = FakeClock()
+    ledger = make_ledger(tmp_path, clock, horizon=100)
+    entry, unused = ledger.claim("srv-1", "start")
+    assert ledger.drop(entry, not_queued=False) is True
+    assert ledger.not_queued_of(["srv-1"]) == {"srv-1": []}
+    entry, unused = ledger.claim("srv-1", "stop")
+    ledger.drop(entry)
+    clock.sleep(101)
+    assert ledger.not_queued_of(["srv-1"]) == {"srv-1": []}
 
 
 def test_a_fleet_is_spread_over_buckets_and_read_back_whole(tmp_path):

@@ -7,20 +7,18 @@ from __future__ import annotations
 
 import glob
 import hashlib
-import json
 import os
 
 import pytest
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules import decision
-from ansible_collections.gamepanel.panel.plugins.module_utils.control.one_server import ControlFailed, run_control
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import (
-    QUEUED,
     Ledger,
     bucket_kind,
     panel_key,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger_upgrade import move_token_buckets
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import DamagedFile, StateFiles, decode_strict
 
 from panel_fakes import FakeClient, FakeClock, request, server
@@ -60,56 +58,6 @@ def test_no_file_name_or_content_holds_the_token(tmp_path):
         assert "gp-secret-token" not in path and b"gp-secret-token" not in open(path, "rb").read()
 
 
-def token_bucket(tmp_path, token, entries):
-    """Write a bucket as the token-keyed layout did; returns its path."""
-    key = hashlib.sha256(token.encode()).hexdigest()
-    path = os.path.join(str(tmp_path), "%s.%s" % (key, bucket_kind("srv-1")))
-    document = {"entries": dict(("%s|%s|%s" % (e["panel"], e["id"], e["action"]), e) for e in entries)}
-    with open(path, "w") as handle:
-        json.dump(document, handle)
-    return path
-
-
-def old_entry(panel=PANEL, state=QUEUED, updated_at=None):
-    queued_at = FakeClock().time() - 60
-    return {
-        "id": "srv-1",
-        "action": "restart",
-        "panel": panel,
-        "queued_at": queued_at,
-        "updated_at": updated_at or queued_at,
-        "state": state,
-        "before": {},
-    }
-
-
-def test_entries_of_the_token_keyed_layout_are_moved_over_once_whatever_the_token(tmp_path):
-    ours, theirs = old_entry(), old_entry(panel="live https://other.example/api/v1")
-    path = token_bucket(tmp_path, "a-revoked-token", [ours, theirs])
-    ledger = panel_ledger(tmp_path, "the-new-token")
-    assert ledger.find("srv-1", "restart")["state"] == QUEUED
-    left = json.load(open(path))["entries"]
-    assert [entry["panel"] for entry in left.values()] == [theirs["panel"]]  # another panel's entry stays
-    assert move_token_buckets(ledger) == 0  # moved once
-
-
-def test_a_token_bucket_holding_only_this_panel_is_removed_after_the_move(tmp_path):
-    path = token_bucket(tmp_path, "old", [old_entry()])
-    assert panel_ledger(tmp_path).find("srv-1", "restart") is not None
-    assert not os.path.exists(path)
-
-
-def test_a_newer_copy_in_the_panel_ledger_wins_over_the_old_layout(tmp_path):
-    ledger = panel_ledger(tmp_path)
-    entry, unused = ledger.claim("srv-1", "restart")
-    ledger.mark(entry, "done")
-    token_bucket(tmp_path, "old", [old_entry(updated_at=entry["queued_at"] - 30)])
-    assert panel_ledger(tmp_path).find("srv-1", "restart")["state"] == "done"
-
-
-# -- never silent ----------------------------------------------------------------------------
-
-
 def test_an_unusable_directory_is_said_with_why_and_what_to_do(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
@@ -138,7 +86,7 @@ def test_a_controlled_timeout_promises_a_rerun_waits_only_with_a_durable_ledger(
     blocker.write_text("x")
     off = Ledger(StateFiles("k" * 64, str(blocker / "x")), PANEL, client.clock)
     with pytest.raises(ControlFailed) as failure:
-        run_control(client, request("restarted", wait_timeout=5), ledger=off)
+        run_one_server(client, request("restarted", wait_timeout=5), ledger=off)
     assert "running this again before then would queue a second restart" in failure.value.message
     assert "waits for it instead" not in failure.value.message
 
@@ -210,7 +158,7 @@ def test_a_control_run_on_a_damaged_bucket_fails_without_sending(tmp_path):
     with open(ledger.path("mc-01"), "wb") as handle:
         handle.write(b"not json")
     with pytest.raises(ControlFailed) as failure:
-        run_control(client, request("restarted"), ledger=ledger)
+        run_one_server(client, request("restarted"), ledger=ledger)
     assert "could not be read" in failure.value.message and "ignore_pending" in failure.value.message
     assert failure.value.result["changed"] is False
     assert [what for unused, what, unused_id in client.log if what.startswith("POST")] == []

@@ -17,8 +17,9 @@ import pytest
 import yaml
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAuthError, PanelTransportError
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger, QUEUED
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.runner import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import MAY_BE_QUEUED, QUEUED
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
 
 SOURCE = "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events"
 TOKEN = "gp-secret-token-value-123"
@@ -104,7 +105,7 @@ def watcher(script, page_size=None, argv=(), **args):
     args.setdefault("api_token", TOKEN)
     # no client-side pacing unless a test asks for it: the budget share would stretch 0.01 s to seconds
     args.setdefault("rate_limit", 0)
-    return fleet_events.FleetWatcher(
+    return fleet_events.FleetEventSource(
         args, environ={}, client=FakeClient(script, page_size), rng=lambda: 0.5, argv=list(argv)
     )
 
@@ -149,9 +150,11 @@ def test_bad_settings_are_refused_at_start(args, words):
 
 def test_no_token_is_refused_at_start_without_a_panel():
     with pytest.raises(fleet_events.SettingsError, match="token"):
-        fleet_events.FleetWatcher({"base_url": "https://panel.example/api/v1"}, environ={})
+        fleet_events.FleetEventSource({"base_url": "https://panel.example/api/v1"}, environ={})
     with pytest.raises(fleet_events.SettingsError, match="interval"):
-        fleet_events.FleetWatcher({"interval": 0, "api_token": TOKEN, "base_url": "https://p.example/v1"}, environ={})
+        fleet_events.FleetEventSource(
+            {"interval": 0, "api_token": TOKEN, "base_url": "https://p.example/v1"}, environ={}
+        )
 
 
 def test_the_documentation_is_yaml_and_names_every_option():
@@ -167,6 +170,7 @@ def test_the_documentation_is_yaml_and_names_every_option():
         "found_stopped",
         "budget_share",
         "inventory",
+        "retry_after",
     }
     assert documentation["extends_documentation_fragment"] == ["gamepanel.panel.panel"]
     examples = yaml.safe_load(fleet_events.EXAMPLES)
@@ -293,6 +297,12 @@ def test_host_names_are_the_inventory_plugins_even_when_a_name_is_taken_by_a_gro
     assert [event["host"] for event in events] == ["Srv_a_a", "game_minecraft_b", "Srv_a_c"]
 
 
+@pytest.mark.parametrize("value", [0, -5, "soon"])
+def test_a_retry_after_that_is_no_positive_number_of_seconds_is_refused_at_start(value):
+    with pytest.raises(fleet_events.SettingsError, match=r"retry_after must be a positive number of seconds"):
+        watcher([], retry_after=value)
+
+
 @pytest.mark.parametrize("share", [0, -0.5, 1.5, "half", "nan"])
 def test_a_budget_share_outside_zero_to_one_is_refused_at_start(share):
     with pytest.raises(
@@ -372,12 +382,78 @@ def test_an_outage_holds_back_the_crash_looping_the_left_alone_and_the_stopped_o
 
 def test_a_server_handed_to_a_run_is_not_handed_again_until_it_was_seen_up():
     up, offline, stopped = server("a"), server("a", "offline", 0), server("a", "stopped", 0)
-    # crash_limit high: a change from one stopped status to another counts as an incident too
-    source = watcher([[up], [offline], [stopped], [offline], [up], [offline]], crash_limit=10)
+    source = watcher([[up], [offline], [stopped], [offline], [up], [offline]], crash_limit=3)
     outages = [event["gamepanel"] for event in run(source, reads=6, outages=True)]
     outages = [event for event in outages if event["kind"] == "outage"]
-    # offline: handed out; stopped, offline again: the same outage, held back; up, then down: a new one
+    # offline: handed out; stopped, offline again: the same outage, and no crash (counted, they would
+    # make the second outage the fourth incident: a crash loop); up, then down: a new one
     assert [event["ids"] for event in outages] == [["a"], ["a"]]
+    assert [event["held_back"] for event in outages] == [[], []]
+
+
+def hand_out_then(source, reads, write):
+    """Run the baseline read and the read that hands ``a`` out, call ``write(ledger)`` as the run would, then
+    ``reads`` more reads: their per-server events and outages."""
+    ledger = Ledger.for_client(source.client)
+    first = run(source, reads=2, outages=True)
+    assert first[-1]["gamepanel"]["ids"] == ["a"]
+    source.client.clock.now += 1  # the run claims after the hand-out
+    write(ledger)
+    return [event["gamepanel"] for event in run(source, reads=reads, outages=True)], ledger
+
+
+def refuse(ledger):
+    entry = ledger.claim("a", "start", before={"status": "offline"})[0]
+    ledger.drop(entry)  # what the run does when the panel answers 503
+
+
+def test_a_start_the_panel_refused_is_handed_out_again_at_the_next_read_and_counted():
+    up, down = server("a"), server("a", "offline", 0)
+    events, ledger = hand_out_then(watcher([[up], [down], [down], [down]], crash_limit=3), 2, refuse)
+    assert [(event["kind"], event.get("id") or event.get("ids")) for event in events] == [
+        ("start_failed", "a"),
+        ("outage", ["a"]),
+    ]
+    failed = events[0]
+    assert (failed["start_failure"], failed["incidents"], failed["crash_looping"]) == ("not_queued", 2, False)
+    assert events[1]["servers"][0]["kind"] == "start_failed"
+
+
+def test_a_start_whose_answer_was_lost_is_followed_for_retry_after_then_sent_again(caplog):
+    up, down = server("a"), server("a", "offline", 0)
+
+    def lose(ledger):
+        entry = ledger.claim("a", "start", before={"status": "offline"})[0]
+        ledger.mark(entry, MAY_BE_QUEUED)
+
+    caplog.set_level(logging.INFO, logger="gamepanel.panel.fleet_events")
+    # each read is 30 s after the one before: the lost answer is 29 s old at the first read after it
+    source = watcher([[up], [down]] + [[down]] * 3, retry_after=60)
+    events, ledger = hand_out_then(source, 3, lose)
+    assert [(event["kind"], event.get("start_failure")) for event in events] == [
+        ("start_failed", "answer_lost"),
+        ("outage", None),
+    ]
+    assert ledger.entries("a") == []  # given up on: the run of the new outage may send a start
+    assert ledger.claim("a", "start")[0] is not None
+    assert "start_failed a (offline): its start did not bring it up (answer_lost" in caplog.text
+
+
+def test_a_server_whose_starts_keep_failing_is_given_up_on_with_its_count_and_not_followed_any_more():
+    up, down, stopped = server("a"), server("a", "offline", 0), server("a", "stopped", 0)
+    source = watcher([[up], [down], [down], [down], [stopped], [down]], crash_limit=3)
+    events, ledger = hand_out_then(source, 1, refuse)  # crash 1, refused 2: handed out again
+    assert [event["kind"] for event in events] == ["start_failed", "outage"]
+    source.client.clock.now += 1
+    refuse(ledger)
+    events = [event["gamepanel"] for event in run(source, reads=3, outages=True)]
+    # refused again: the third incident gives it up, with its count; offline -> stopped is no crash
+    assert [(event["kind"], event.get("incidents")) for event in events] == [
+        ("start_failed", 3),
+        ("status_changed", 0),
+        ("status_changed", 0),
+    ]
+    assert events[0]["crash_looping"] is True and source.batches.handed_out == {}
 
 
 def test_the_first_read_hands_the_servers_found_stopped_to_one_start():
@@ -404,7 +480,7 @@ def test_the_connection_and_host_naming_come_from_the_inventory_file_of_the_proc
     argv = ["ansible-rulebook", "-r", "gamepanel.panel.keep_online", "--inventory", str(inventory), "-v"]
     environment = {"GAMEPANEL_BASE_URL": "https://env.example/v1", "GAMEPANEL_RATE_LIMIT": "120"}
     with caplog.at_level(logging.INFO, logger="gamepanel.panel.fleet_events"):
-        source = fleet_events.FleetWatcher(
+        source = fleet_events.FleetEventSource(
             {"request_timeout": 3}, environ=dict(environment, GAMEPANEL_API_TOKEN=TOKEN), argv=argv
         )
     # the file before the environment, the source's own arguments before both
@@ -440,3 +516,33 @@ def test_servers_the_inventory_leaves_out_are_reported_with_host_null_and_not_st
     assert events[2]["ids"] == ["b"]
     assert events[2]["held_back"] == [{"id": "a", "name": "Srv a", "reason": "not_in_inventory"}]
     assert "a (Srv a) is not in the inventory %s" % inventory in caplog.text
+
+
+def test_one_accounts_inventory_file_gives_its_token_variable_and_host_names(tmp_path):
+    inventory = tmp_path / "eu.gamepanel.yml"
+    inventory.write_text(
+        "plugin: gamepanel.panel.servers\naccount: eu\nhostname_prefix: eu_\napi_token_env: EU_TOKEN\n"
+        "base_url: https://eu.example/api/v1\n",
+        encoding="utf-8",
+    )
+    argv = ["ansible-rulebook", "-i", str(inventory)]
+    source = fleet_events.FleetEventSource(
+        {}, environ={"EU_TOKEN": TOKEN, "GAMEPANEL_API_TOKEN": "not-this"}, argv=argv
+    )
+    assert source.client.base_url == "https://eu.example/api/v1"
+    environ = {"EU_TOKEN": TOKEN, "GAMEPANEL_API_TOKEN": "not-this"}
+    assert fleet_events.connection_params({}, environ, {"api_token_env": "EU_TOKEN"})["api_token"] == TOKEN
+    source.client = FakeClient([[server("a")], [dict(server("a"), status="offline", uptime_seconds=0)]])
+    events = [event["gamepanel"] for event in run(source, reads=2)]
+    assert [(event["kind"], event["host"]) for event in events] == [("status_changed", "eu_Srv_a")]
+
+
+def test_an_unset_token_variable_of_the_inventory_is_refused_at_start_naming_it(tmp_path):
+    inventory = tmp_path / "eu.gamepanel.yml"
+    inventory.write_text("plugin: gamepanel.panel.servers\napi_token_env: EU_TOKEN\n", encoding="utf-8")
+    with pytest.raises(fleet_events.SettingsError, match="environment variable EU_TOKEN .* not set"):
+        fleet_events.FleetEventSource(
+            {"base_url": "https://eu.example/v1"},
+            environ={"GAMEPANEL_API_TOKEN": TOKEN},
+            argv=["x", "-i", str(inventory)],
+        )

@@ -1,0 +1,113 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""PRIVATE: server_control with ``ids``: the engine run over many servers, read by pages, at the token's rate.
+
+1. **Read and act, page by page.**  The fleet list is read one page at a time (engine/pages.py);
+   the task's servers on a page are decided (engine/run.py) and their actions sent before the
+   next page is read.  Every action so rests on a read of its server a few seconds old, and the
+   fleet is read once, whatever its size.  Should sending a page take longer than
+   ``max_read_age`` (a slow plan, another consumer of the token), the page is read again before
+   the next action, and its servers decided again on that read.  With a ``canary``
+   (engine/canary.py), the actions are held until every server is decided; the canary is then
+   sent and confirmed alone, and the rest sent only when it came back.
+2. **Follow up** (engine/page_passes.py): servers whose players are draining, and actions whose
+   outcome the task waits for, are read again by passes over only the pages that hold them.
+3. **Answer** (engine/result.py): one line per id, summary counts, and a failure naming the
+   servers that failed.
+
+A panel error that concerns one server (it is not found) fails that server only; any other error
+(the token refused, the plan unpaid, the panel unreachable after retries) stops the sending: the
+servers not reached yet are reported failed with "not sent", and those already sent are still
+followed up.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.canary import Canary
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.page_passes import PagePasses
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import PageReads
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import (
+    ControlFailed,
+    TaskStopped,
+    failure_message,
+    many_servers_result,
+)
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.run import ControlRun
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server import UNREAD
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError, PanelNotFoundError
+
+
+def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=False):
+    """Bring each server of ``ids`` to ``request.state``; return the result dict or raise ControlFailed."""
+    run = ControlRun(client, request, ledger=ledger, check_mode=check_mode, diff=diff)
+    problems = run.problems()
+    if problems:
+        raise ControlFailed(" ".join(problems), many_servers_result([], diff, 0.0, client.stats))
+    run.add(ids)
+    pages = PageReads(client)
+    canary = Canary(
+        run,
+        request.canary,
+        send=lambda servers: send_all(run, pages, servers),
+        follow_up=lambda servers, over: PagePasses(pages, run, servers, over).follow_up(),
+    )
+    run.canary = canary
+    try:
+        for _page, reads in pages.stream():  # 1. read and act, page by page
+            decide_and_send(run, pages, [read for read in reads if read.server["id"] in run.servers], canary)
+            if all(server.read is not None for server in run.servers.values()):
+                break  # every server of the task is read: the rest of the fleet is not needed
+        for server in [server for server in run.still((UNREAD,)) if server.read is None]:
+            try:  # servers the list did not show: a GET of each
+                read = pages.read_one(server.id)
+            except PanelNotFoundError as error:
+                server.fail(say.not_listed(error), error)
+                continue
+            decide_and_send(run, pages, [read], canary)
+        canary.release()
+    except TaskStopped as stop:
+        run.stop(stop.error)
+    except PanelError as error:
+        run.stop(error)
+    PagePasses(pages, run).follow_up()  # 2. drains and confirmations
+    run.settle_last_reads()
+    lines = [server.as_line(request, diff) for server in run.servers.values()]  # 3.
+    result = many_servers_result(lines, diff, run.elapsed(), client.stats)
+    result["canary"] = canary.view()
+    failed = [line for line in lines if line["failed"]]
+    if failed:
+        stayed = " " + result["canary"]["msg"] if canary.came_back is False else ""
+        raise ControlFailed(failure_message(failed, len(lines)) + stayed, result, run.stopped)
+    return result
+
+
+def decide_and_send(run, pages, reads, canary):
+    """Decide the servers of ``reads`` (read together) and send their actions, unless the canary holds them."""
+    servers = [run.servers[read.server["id"]] for read in reads]
+    for server, read in zip(servers, reads):
+        run.decide(server, read)
+    planned = [server for server in servers if server.stage == UNREAD and server.action is not None]
+    if not canary.hold(planned):
+        send_all(run, pages, planned)
+
+
+def send_all(run, pages, planned):
+    """Send the planned actions of ``planned``, keeping the reads they rest on younger than max_read_age."""
+    for position, server in enumerate(planned):
+        if server.stage != UNREAD or server.action is None:
+            continue  # decided otherwise on a fresher read
+        if run.clock.time() - server.read.started > run.request.max_read_age:
+            read_again(run, pages, [later for later in planned[position:] if later.stage == UNREAD])
+            if server.stage != UNREAD or server.action is None:
+                continue
+        run.send(server)
+
+
+def read_again(run, pages, servers):
+    """Fresh reads of ``servers`` (the pages holding them; a GET for one no longer listed there), decided again."""
+    fresh = pages.read_again([pages.page_of[server.id] for server in servers if server.id in pages.page_of])
+    for server in servers:
+        server.action = None
+        run.decide(server, fresh.get(server.id) or pages.read_one(server.id))

@@ -1,0 +1,266 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""PRIVATE: server_control on one server (``id`` or ``name``): the engine run on one server, read by its own GET.
+
+The panel only queues a control action; the server's agent runs it when it next checks in.
+So the task reads before it writes (nothing is queued when the server already is in the
+requested state) and, with ``wait``, reads again until the outcome shows.  What each read
+means is the engine's (engine/run.py), the same as for many servers; this file only reads:
+
+* the read the decision rests on: ``GET /servers/{id}`` (or, while other forks of the play
+  read too, a list read they share: engine/shared_reads.py), or the list when the server is
+  named;
+* while players leave (``drain_timeout``) and after queueing (``wait_timeout``), reads paced
+  by ``poll_until`` (engine/polling.py), their retries cut short at the deadline;
+* without ``wait``, one read back after a POST whose answer was lost: any visible progress
+  counts as queued; otherwise the task fails saying it may be queued and was not resent;
+* ``confirm_only``: no decision, no POST: the read that confirms what an earlier task queued.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine import ledger_messages
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import read_by_id
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.polling import poll_ceiling, poll_until
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.run import ControlRun
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server import (
+    DRAINING,
+    FOLLOWED_UP,
+    WAITING,
+    ControlledServer,
+)
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules import open_entries
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.decision import HELD_BY_PLAYERS, decide_on_read
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import is_open
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import find_server_by_name
+
+
+class UnusableRead(Exception):
+    """The read found no server to control (a name matching none or several, a listed server without an id)."""
+
+
+class OneServer(object):
+    """The reads of one server for a ControlRun: ``status_reads``/``before_reads`` (SharedStatusReads, or None for GETs)."""
+
+    def __init__(self, run, status_reads=None, before_reads=None):
+        self.run = run
+        self.client = run.client
+        self.clock = run.clock
+        self.request = run.request
+        self.status_reads = status_reads  # a SharedStatusReads, or None: every wait read is a GET
+        self.before_reads = before_reads  # a SharedStatusReads, or None: the read before queueing is a GET
+        # The freshness rule of shared reads: no decision rests on a read that started before the task.
+        self.task_started = self.clock.time()
+        self.ceiling = poll_ceiling(self.request.poll_interval, self.request.rate_limit)
+        self.server = ControlledServer(self.request.server_id)  # replaced by the run's once read
+
+    def control(self):
+        """Read, decide, send, follow up; returns the result or raises ControlFailed."""
+        problems = self.run.problems()
+        if problems:
+            self.server.fail(" ".join(problems))
+            return self.answer()
+        try:
+            if self.request.confirm_only:
+                self.confirm_earlier()
+            else:
+                self.decide(self.read_first())
+        except UnusableRead as problem:
+            self.server.fail(str(problem))
+        except PanelError as error:
+            self.server.fail(say.explain(error), error)
+        while self.server.stage in FOLLOWED_UP:
+            if self.server.stage == DRAINING:
+                self.drain()
+            elif self.request.wait:
+                self.wait()
+            else:
+                self.read_back()
+        return self.answer()
+
+    def adopt(self, read):
+        """The run's server of ``read`` becomes the one this task controls."""
+        self.server = self.run.add([read.server["id"]])[0]
+        return self.server
+
+    def decide(self, read):
+        self.run.decide(self.adopt(read), read)
+        self.run.send_planned(self.server)
+
+    def answer(self):
+        self.run.settle_last_reads()
+        result = self.server.as_result(
+            self.request, self.run.elapsed(), self.client.stats, check_mode=self.run.check_mode, diff=self.run.diff
+        )
+        if self.server.failed:
+            del result["msg"]  # the failure's message is the task's
+            raise ControlFailed(self.server.message, result, self.server.error)
+        return result
+
+    # -- the reads ---------------------------------------------------------------------------
+
+    def read_first(self):
+        """The read the decision rests on (by id, or the list when the server is named)."""
+        server_id = self.request.server_id
+        if server_id is not None and self.before_reads is not None:
+            # A shared list read: its end is when the panel saw the server by then, which
+            # Convergence needs as the upper bound of the uptime's instant.
+            return self.before_reads.read_before(server_id, self.task_started)
+        if server_id is not None:
+            return read_by_id(self.client, server_id)
+        started = self.clock.time()
+        servers = self.client.list_servers()
+        finished = self.clock.time()
+        try:
+            server = find_server_by_name(servers, self.request.name)
+        except ValueError as error:
+            raise UnusableRead(str(error))
+        if server.get("id") is None:
+            raise UnusableRead(
+                "The panel lists a server named %r without an id, so it cannot be controlled." % self.request.name
+            )
+        return TimedRead(server, started, finished)
+
+    def read_later(self, read):
+        """``read()`` after the decision: the TimedRead, or None when it failed (the run is told why)."""
+        try:
+            return read()
+        except PanelError as error:
+            self.run.unread(self.server, error)
+            return None
+
+    def read_waiting(self):
+        """A read of the wait, shared with other waiters when possible; the run judges it."""
+        server = self.server
+        if self.status_reads is None:
+            read = self.read_later(lambda: read_by_id(self.client, server.id))
+        else:
+            read = self.read_later(lambda: self.status_reads.read(server.id, server.not_before))
+        if read is not None:
+            self.run.observe(server, read)
+            server.not_before = read.started + 0.001  # the next read must show something newer
+        return read
+
+    def read_draining(self):
+        """A read while players leave; the gate is judged on it, and the run decides once the drain ends."""
+        read = self.read_later(lambda: read_by_id(self.client, self.server.id))
+        if read is not None:
+            self.server.take(read)
+            self.server.read_failure = None
+        return read
+
+    # -- the waits ---------------------------------------------------------------------------
+
+    def drain(self):
+        """Read again until players leave or drain_timeout runs out; then the last read that was made decides.
+
+        Both gates judge the read the action would be sent on: a decision taken earlier, on
+        another read (a fleet read of a role, an inventory), cannot see a server that was
+        stopped, put in maintenance or filled with players since.
+        """
+        request = self.request
+        with self.client.deadline(request.drain_timeout, "drain_timeout=%g s" % request.drain_timeout):
+            poll_until(
+                self.clock,
+                self.read_draining,
+                lambda read: self.server.stage != DRAINING
+                or (read is not None and decide_on_read(request, read.server)[1] != HELD_BY_PLAYERS),
+                request.drain_timeout,
+                request.poll_interval,
+                self.ceiling,
+            )
+        if self.server.stage == DRAINING:
+            self.run.drain_over(self.server)
+
+    def wait(self):
+        """Read until the outcome shows or wait_timeout runs out; retries inside a read stop with the wait."""
+        timeout = self.request.wait_timeout
+        with self.client.deadline(timeout, "wait_timeout=%g s" % timeout):
+            poll_until(
+                self.clock,
+                self.read_waiting,
+                lambda read: self.server.stage != WAITING,
+                timeout,
+                self.request.poll_interval,
+                self.ceiling,
+                undecided=lambda read: read is not None and self.server.recheck,
+            )
+        if self.server.stage == WAITING:
+            self.run.wait_over(self.server)
+
+    def read_back(self):
+        """Without wait, after a lost answer: one read at once decides (progress means the panel had it)."""
+        read = self.read_later(lambda: read_by_id(self.client, self.server.id))
+        if read is not None:
+            self.run.observe(self.server, read)
+        if self.server.stage == WAITING:
+            self.run.ran_out(self.server)
+
+    # -- confirm_only --------------------------------------------------------------------------
+
+    def confirm_earlier(self):
+        """Send nothing: confirm the action an earlier task queued, as the ledger holds it.
+
+        The first read waits until one ``poll_interval`` after the entry was queued: an action
+        queued a moment ago cannot show yet, and a batch queued together is then confirmed by
+        reads that one list request can answer for all of it.
+        """
+        ledger, action = self.run.ledger, self.request.action
+        if ledger is None:
+            self.server.fail(say.CONFIRM_NEEDS_LEDGER)
+            return
+        if self.request.server_id is not None:
+            recorded = ledger.find(self.request.server_id, action)
+            if self.request.wait and not self.run.check_mode:
+                self.hold_off(recorded)
+            read = self.read_confirming(recorded)
+        else:
+            read = self.read_first()
+        server = self.adopt(read)
+        server.take(read)
+        entry = open_entries.latest(self.run.settle(server), action)
+        if entry is None:
+            server.finish(ledger_messages.nothing_to_confirm_message(action, server.label))
+        elif is_open(entry):
+            self.run.follow(server, entry)
+            server.confirming = True
+        else:
+            server.pending, server.converged = entry, True
+            server.finish(ledger_messages.applied_message(entry, server.label))
+
+    def read_confirming(self, entry):
+        """The first read of confirm_only: any list read that started one poll_interval after ``entry`` was queued.
+
+        Unlike the read before queueing, which must start after the task did (a decision to
+        send rests on it), a confirmation only needs a read the outcome can show in: so the
+        confirm tasks of a whole batch, queued before, share one list read.
+        """
+        if entry is None or not is_open(entry) or self.before_reads is None:
+            return self.read_first()
+        not_before = min(entry["queued_at"] + self.request.poll_interval, self.clock.time())
+        return self.before_reads.read_before(self.request.server_id, max(not_before, entry["queued_at"]))
+
+    def hold_off(self, entry):
+        """Sleep until one poll_interval after ``entry`` (open) was queued, never longer than wait_timeout."""
+        if entry is None or not is_open(entry):
+            return
+        delay = entry["queued_at"] + self.request.poll_interval - self.clock.time()
+        if delay > 0:
+            self.clock.sleep(min(delay, self.request.wait_timeout))
+
+
+def run_one_server(client, request, check_mode=False, diff=False, status_reads=None, before_reads=None, ledger=None):
+    """Bring one server to ``request.state``; return the result dict or raise ControlFailed.
+
+    ``status_reads`` (a SharedStatusReads) lets the wait share list reads with other
+    processes working on servers of the same token, and ``before_reads`` (usually the
+    same object) the read before queueing; without them every such read is a GET.
+    ``ledger`` (a Ledger) remembers what was queued across runs; without it nothing is.
+    """
+    run = ControlRun(client, request, ledger=ledger, check_mode=check_mode, diff=diff)
+    return OneServer(run, status_reads=status_reads, before_reads=before_reads).control()

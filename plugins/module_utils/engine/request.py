@@ -1,0 +1,135 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""PRIVATE: what a server_control task asks for (ControlRequest), the same for one server and for many.
+
+The option defaults are written once, here: the argument spec (entry/specs.py), ControlRequest and the
+many-servers engine read them from this module, and sanity checks DOCUMENTATION agrees.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import CONNECTION_DEFAULTS
+
+ACTION_FOR_STATE = {"started": "start", "stopped": "stop", "restarted": "restart"}
+
+# The defaults of server_control's own options, written once: its argument spec (entry/specs.py)
+# and ControlRequest both read them here.  DOCUMENTATION shows them too; sanity checks it agrees.
+DEFAULTS = {
+    "wait": True,
+    "wait_timeout": 300,
+    "poll_interval": 5.0,
+    "drain_timeout": 0,
+    "on_busy": "skip",
+    "stopped_statuses": DEFAULT_STOPPED_STATUSES,
+    "ignore_pending": False,
+    "confirm_only": False,
+    "max_read_age": 30,
+    "canary": 0,
+}
+
+# The task parameters ControlRequest.from_params copies under their own name: those with a default,
+# the gates that have none, and the connection options the engine reads.
+_REQUEST_OPTIONS = tuple(DEFAULTS) + ("min_uptime", "max_players", "only_if_status", "api_variant", "rate_limit")
+
+
+class ControlRequest:
+    """What the user asked for (``problems()`` checks it); usually built from the module's parameters."""
+
+    def __init__(
+        self,
+        state,
+        server_id=None,
+        name=None,
+        wait=DEFAULTS["wait"],
+        wait_timeout=DEFAULTS["wait_timeout"],
+        poll_interval=DEFAULTS["poll_interval"],
+        min_uptime=None,
+        max_players=None,
+        drain_timeout=DEFAULTS["drain_timeout"],
+        on_busy=DEFAULTS["on_busy"],
+        stopped_statuses=DEFAULTS["stopped_statuses"],
+        only_if_status=None,
+        ignore_pending=DEFAULTS["ignore_pending"],
+        confirm_only=DEFAULTS["confirm_only"],
+        max_read_age=DEFAULTS["max_read_age"],
+        canary=DEFAULTS["canary"],
+        api_variant="live",
+        rate_limit=CONNECTION_DEFAULTS["rate_limit"],
+        ids=None,
+    ):
+        self.state = state
+        self.server_id = server_id
+        self.name = name
+        self.wait = wait
+        self.wait_timeout = wait_timeout
+        self.poll_interval = poll_interval
+        self.min_uptime = min_uptime
+        self.max_players = max_players
+        self.drain_timeout = drain_timeout
+        self.on_busy = on_busy
+        self.stopped_statuses = tuple(stopped_statuses)
+        # None: any status may be acted on; otherwise only these (an empty list is refused by problems())
+        self.only_if_status = None if only_if_status is None else tuple(only_if_status)
+        # Send even when the ledger holds an open entry for the same action (replacing it).
+        self.ignore_pending = ignore_pending
+        # Send nothing: confirm the action an earlier task queued (the ledger's entry for it).
+        self.confirm_only = confirm_only
+        # ids: the oldest read (seconds) an action may rest on; older, the server is read again first.
+        self.max_read_age = max_read_age
+        # ids: how many servers are sent alone and confirmed before any other is sent (engine/canary.py).
+        self.canary = canary
+        # The servers of a many-servers task (None: one server, by server_id or name).
+        self.ids = None if ids is None else tuple(ids)
+        self.api_variant = api_variant
+        self.rate_limit = rate_limit
+
+    @classmethod
+    def from_params(cls, params):
+        """The request a task's parameters make; an option that is absent or None keeps the constructor's default.
+
+        An empty ``stopped_statuses`` stays empty, so problems() refuses it instead of silently using
+        the default; a ``rate_limit`` of 0 (pacing off) stays 0.
+        """
+        options = dict((option, params[option]) for option in _REQUEST_OPTIONS if params.get(option) is not None)
+        return cls(
+            params["state"], server_id=params.get("id"), name=params.get("name"), ids=params.get("ids"), **options
+        )
+
+    @property
+    def action(self):
+        return ACTION_FOR_STATE[self.state]
+
+    def problems(self):
+        """Sentences describing values the argument spec cannot rule out; empty when the request is usable."""
+        found = []
+        if self.poll_interval is None or self.poll_interval <= 0:
+            found.append("poll_interval must be more than 0 seconds.")
+        for option in ("wait_timeout", "drain_timeout", "min_uptime", "max_players"):
+            value = getattr(self, option)
+            if value is not None and value < 0:
+                found.append("%s must not be negative." % option)
+        if not self.stopped_statuses:
+            found.append("stopped_statuses must name at least one status.")
+        if self.only_if_status is not None and not self.only_if_status:
+            found.append("only_if_status must name at least one status (or be left out to act in any status).")
+        if self.max_read_age is None or self.max_read_age <= 0:
+            found.append("max_read_age must be more than 0 seconds.")
+        if self.ids is not None and self.confirm_only:
+            found.append(
+                "confirm_only works on one server (id or name); with ids the task confirms what it sends (wait)."
+            )
+        if self.canary and self.ids is None:
+            found.append("canary works with ids: the first servers of ids the task acts on are sent first.")
+        if self.canary and not self.wait:
+            found.append("canary needs wait: true: the canary is confirmed before anything else is sent.")
+        if self.canary is not None and self.canary < 0:
+            found.append("canary must not be negative.")
+        if self.ids is not None and any(not str(server_id).strip() for server_id in self.ids):
+            found.append("ids must not hold an empty id.")
+        if self.confirm_only and self.ignore_pending:
+            found.append(
+                "confirm_only sends nothing and ignore_pending asks to send the action anyway: choose one of them."
+            )
+        return found

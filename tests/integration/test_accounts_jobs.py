@@ -1,0 +1,128 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The ready fleet jobs over an inventory of two accounts on two panels that list the same servers.
+
+Every server must be acted on exactly once, through its own panel, with its own account's token:
+the panels' counters (posts per server id, requests per token name) are the evidence. The two
+panels are made to differ (a player on the us panel's mc-02), so an action sent to the wrong one
+would show.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_fleet_jobs import FAST, ready, summary
+from two_accounts import TOKENS, inventory_directory, own_token_only, source, token_environment
+
+
+@pytest.fixture
+def panels(emulator, second_emulator):
+    second_emulator.control.set_server("mc-02", players={"current": 5, "max": 20})
+    return {"eu": emulator, "us": second_emulator}
+
+
+def run_job(ansible, panels, name, extra_vars=None, directory=None, env=None, check=False):
+    directory = directory or inventory_directory(ansible.workdir, panels["eu"], panels["us"])
+    return ansible.playbook(
+        ready(name),
+        inventory=str(directory),
+        extra_vars=dict(FAST, **(extra_vars or {})),
+        token=None,
+        env=dict(token_environment(), **(env or {})),
+        check=check,
+    )
+
+
+def posts(panel):
+    return dict((server_id, count) for server_id, count in panel.control.counters()["posts"].items() if count)
+
+
+def test_restart_fleet_restarts_each_accounts_servers_through_its_own_panel_once(ansible, panels):
+    run = run_job(ansible, panels, "restart_fleet")
+    assert run.rc == 0, run.describe()
+    assert posts(panels["eu"]) == {"mc-02": 1, "ark-01": 1}
+    assert posts(panels["us"]) == {"ark-01": 1}  # its mc-02 has a player on
+    assert own_token_only(panels["eu"], panels["us"])
+    lines = summary(run, "Summary of the rolling restart")
+    assert lines[:3] == [
+        "rolling_restart: 12 server(s): 9 skipped, 3 restarted",
+        "  account eu: 6 server(s): 4 skipped, 2 restarted",
+        "  account us: 6 server(s): 5 skipped, 1 restarted",
+    ]
+    assert "  us_Creative: 5 players online, more than rolling_restart_max_players (0): left alone" in lines
+
+    again = run_job(ansible, panels, "restart_fleet")
+    assert again.rc == 0, again.describe()
+    assert posts(panels["eu"]) == {"mc-02": 1, "ark-01": 1} and posts(panels["us"]) == {"ark-01": 1}
+    assert own_token_only(panels["eu"], panels["us"])
+
+
+def test_maintenance_restarts_and_starts_per_account(ansible, panels):
+    settings = {"maintenance_restart_after": 3000, "maintenance_start_stopped": True}
+    checked = run_job(ansible, panels, "maintenance", settings, check=True)
+    assert checked.rc == 0, checked.describe()
+    assert posts(panels["eu"]) == {} and posts(panels["us"]) == {}  # check mode sends nothing
+    assert "  account us: 6 server(s): 3 skipped, 1 restarted, 2 started" in summary(
+        checked, "Summary of the maintenance"
+    )
+    run = run_job(ansible, panels, "maintenance", settings)
+    assert run.rc == 0, run.describe()
+    assert posts(panels["eu"]) == {"mc-02": 1, "ark-01": 1, "mc-03": 1, "rust-02": 1}
+    assert posts(panels["us"]) == {"ark-01": 1, "mc-03": 1, "rust-02": 1}
+    assert own_token_only(panels["eu"], panels["us"])
+
+
+def test_ensure_online_with_one_account_token_in_its_group_vars(ansible, panels):
+    """The us account's token comes from group_vars/account_us (a vault file in real use), not from a variable."""
+    us_variable, us_token, _label = TOKENS["us"]
+    us_source = "\n".join(line for line in source("us", panels["us"]).splitlines() if "api_token_env" not in line)
+    directory = inventory_directory(ansible.workdir, panels["eu"], panels["us"], us=us_source + "\n")
+    (directory / "group_vars").mkdir()
+    (directory / "group_vars" / "account_us.yml").write_text("gamepanel_api_token: %s\n" % us_token)
+    # the us source reads its own inventory with the token written for it
+    (directory / "us.gamepanel.yml").write_text(us_source + "\napi_token: %s\n" % us_token)
+    run = run_job(ansible, panels, "ensure_online", directory=directory, env={us_variable: None})
+    assert run.rc == 0, run.describe()
+    for panel in panels.values():
+        assert posts(panel) == {"mc-03": 1, "rust-02": 1}
+    assert own_token_only(panels["eu"], panels["us"])
+    assert us_token not in run.stdout
+
+
+def test_the_report_covers_every_account_with_the_account_shown(ansible, panels):
+    run = run_job(ansible, panels, "report")
+    assert run.rc == 0, run.describe()
+    document = json.loads((ansible.workdir / "fleet-report" / "fleet-report.json").read_text(encoding="utf-8"))
+    rows = [(server["account"], server["id"], server["players_current"]) for server in document["servers"]]
+    assert len(rows) == 12 and ("eu", "mc-02", 0) in rows and ("us", "mc-02", 5) in rows
+    assert document["meta"]["panel"] == "eu: %s; us: %s" % (panels["eu"].live_url, panels["us"].live_url)
+    for panel in panels.values():
+        # one list read for the inventory, one for the report
+        assert list(panel.control.counters()["requests"].values())[0] == {"live GET /servers": 2}
+    assert own_token_only(panels["eu"], panels["us"])
+
+
+def test_status_shows_each_accounts_servers_with_the_account(ansible, panels):
+    run = run_job(ansible, panels, "status", {"target": "eu_Creative:us_Creative:us_Survival"})
+    assert run.rc == 0, run.describe()
+    lines = [result for result in run.results("Show the servers") if "msg" in result][0]["msg"]
+    assert [line.split()[:2] for line in lines[1:-1]] == [["eu", "mc-02"], ["us", "mc-01"], ["us", "mc-02"]]
+    assert lines[1].split()[5] == "0/20" and lines[3].split()[5] == "5/20"
+    assert lines[-1] == "3 servers, 3 online"
+    assert own_token_only(panels["eu"], panels["us"])
+
+
+def test_ensure_online_target_ids_of_two_accounts_must_name_the_account(ansible, panels):
+    run = run_job(ansible, panels, "ensure_online", {"target_ids": "mc-03"})
+    assert run.rc == 2, run.describe()
+    message = run.result("Fail when an id of target_ids names servers of several accounts", "eu_ARK_Island")["msg"]
+    assert "eu_Modded is mc-03, us_Modded is mc-03" in message and "target=account_<account>" in message
+    for panel in panels.values():
+        assert posts(panel) == {}
+    chosen = run_job(ansible, panels, "ensure_online", {"target_ids": "mc-03", "target": "account_us"})
+    assert chosen.rc == 0, chosen.describe()
+    assert posts(panels["eu"]) == {} and posts(panels["us"]) == {"mc-03": 1}
+    assert own_token_only(panels["eu"], panels["us"])

@@ -1,0 +1,173 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A fleet job's batch by account: grouped by connection and token, decided and worded per account and id."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_accounts import fleet_accounts
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_reads import fleet_reads
+
+EU = {"base_url": "https://eu.example.test/v1", "api_token_env": "EU_TOKEN"}
+US = {"base_url": "https://us.example.test/v1", "api_token_env": "US_TOKEN"}
+SETTINGS = {"min_uptime": 600, "max_players": 0, "drain_timeout": 0, "on_busy": "skip"}
+
+
+def host(account, connection, server_id="mc-01", **more):
+    variables = {"gamepanel_id": server_id, "gamepanel_status": "online", "gamepanel_connection": connection}
+    if account:
+        variables["gamepanel_account"] = account
+    variables.update(more)
+    return variables
+
+
+HOSTVARS = {
+    "eu_a": host("eu", EU),
+    "eu_b": host("eu", EU, "mc-02"),
+    "us_a": host("us", US),
+}
+
+
+GROUPS = {"all": ["eu_a", "eu_b", "us_a"], "gamepanel": ["eu_a", "eu_b", "us_a"], "account_eu": ["eu_a", "eu_b"]}
+GROUPS["account_us"] = ["us_a"]
+
+
+def test_one_group_per_account_through_its_first_host():
+    assert fleet_accounts(["eu_a", "us_a", "eu_b"], GROUPS, HOSTVARS) == [
+        {"account": "eu", "host": "eu_a", "hosts": ["eu_a", "eu_b"]},
+        {"account": "us", "host": "us_a", "hosts": ["us_a"]},
+    ]
+
+
+def test_an_inventory_of_one_account_gives_one_group_named_after_its_panel():
+    hostvars = {"a": host(None, EU), "b": host(None, EU, "mc-02")}
+    groups = {"all": ["a", "b"], "gamepanel": ["a", "b"]}
+    assert fleet_accounts(["a", "b"], groups, hostvars) == [
+        {"account": EU["base_url"], "host": "a", "hosts": ["a", "b"]}
+    ]
+
+
+def test_hosts_of_a_source_without_account_make_one_group_more():
+    groups = dict(GROUPS, gamepanel=GROUPS["gamepanel"] + ["x"])
+    hostvars = dict(HOSTVARS, x=host(None, {"base_url": "https://x.example.test/v1"}))
+    assert [(group["account"], group["hosts"]) for group in fleet_accounts(["x", "us_a"], groups, hostvars)] == [
+        ("https://x.example.test/v1", ["x"]),
+        ("us", ["us_a"]),
+    ]
+
+
+def test_only_one_host_of_each_group_is_read():
+    class Counting(dict):
+        reads = []
+
+        def __getitem__(self, name):
+            self.reads.append(name)
+            return dict.__getitem__(self, name)
+
+    hostvars = Counting(HOSTVARS)
+    fleet_accounts(["eu_a", "eu_b", "us_a"], GROUPS, hostvars)
+    assert hostvars.reads == ["eu_a", "us_a"]
+
+
+@pytest.mark.parametrize("hosts, groups", [("eu_a", GROUPS), (["eu_a"], ["account_eu"])])
+def test_anything_but_hosts_and_groups_is_a_clear_error(hosts, groups):
+    with pytest.raises(AnsibleFilterError, match="fleet_accounts expects"):
+        fleet_accounts(hosts, groups, HOSTVARS)
+
+
+def reads(eu_servers, us_servers, us_failed=None):
+    accounts = fleet_accounts(["eu_a", "eu_b", "us_a"], GROUPS, HOSTVARS)
+    us_read = {"item": accounts[1], "servers": us_servers}
+    if us_failed:
+        us_read = {"item": accounts[1], "failed": True, "msg": us_failed}
+    return {"results": [{"item": accounts[0], "servers": eu_servers}, us_read]}
+
+
+def online(server_id, uptime=7200, players=0):
+    return {"id": server_id, "status": "online", "uptime_seconds": uptime, "players": {"current": players, "max": 9}}
+
+
+def test_each_host_is_decided_on_its_own_accounts_read():
+    # the same id on both panels: busy on eu, empty on us
+    decided = fleet_plans(
+        reads([online("mc-01", players=4), online("mc-02")], [online("mc-01")]), "rolling_restart", SETTINGS, HOSTVARS
+    )
+    assert (decided["eu_a"]["act"], decided["eu_b"]["act"], decided["us_a"]["act"]) == (False, True, True)
+    assert (decided["us_a"]["account"], decided["us_a"]["via"]) == ("us", "us_a")
+    groups = fleet_groups(decided)
+    assert [(group["account"], group["via"], group["ids"]) for group in groups] == [
+        ("eu", "eu_a", ["mc-02"]),
+        ("us", "us_a", ["mc-01"]),
+    ]
+
+
+def test_a_failed_read_fails_its_accounts_hosts_only():
+    decided = fleet_plans(
+        reads([online("mc-01"), online("mc-02")], [], "panel down"), "rolling_restart", SETTINGS, HOSTVARS
+    )
+    assert decided["us_a"]["result"] == "failed" and "panel down" in decided["us_a"]["reason"]
+    assert decided["eu_a"]["act"] and decided["eu_b"]["act"]
+
+
+def test_outcomes_follow_the_account_and_the_id():
+    decided = fleet_plans(
+        reads([online("mc-01"), online("mc-02")], [online("mc-01")]), "rolling_restart", SETTINGS, HOSTVARS
+    )
+    groups = fleet_groups(decided)
+    line = {"id": "mc-01", "changed": True, "converged": True, "failed": False}
+    control = {
+        "results": [
+            {"item": groups[0], "servers": [line, dict(line, id="mc-02")]},
+            {"item": groups[1], "msg": "us send failed", "failed": True},
+        ]
+    }
+    found = fleet_outcomes(decided, control)
+    assert found["eu_a"]["outcome"]["result"] == "restarted" and found["eu_b"]["outcome"]["result"] == "restarted"
+    assert found["us_a"]["outcome"] == dict(found["us_a"]["outcome"], result="failed", reason="us send failed")
+
+
+def test_plans_from_anything_but_a_read_or_a_loop_of_reads_is_a_clear_error():
+    with pytest.raises(AnsibleFilterError, match="registered loop of reads"):
+        fleet_plans({"servers": []}, "rolling_restart", SETTINGS, HOSTVARS)
+
+
+def test_reads_of_several_accounts_become_one_with_each_server_and_entry_tagged():
+    accounts = fleet_accounts(["eu_a", "us_a"], GROUPS, HOSTVARS)
+    reads = {
+        "warnings": ["w"],
+        "results": [
+            {"item": accounts[0], "servers": [online("mc-01")], "pending": [], "warnings": ["w"]},
+            {"item": accounts[1], "servers": [online("mc-01")], "pending": [{"id": "mc-01", "action": "restart"}]},
+        ],
+    }
+    merged = fleet_reads(reads, HOSTVARS)
+    assert [server["account"] for server in merged["servers"]] == ["eu", "us"]
+    assert merged["pending"] == [{"id": "mc-01", "action": "restart", "account": "us"}]
+    assert merged["panels"] == [
+        {"account": "eu", "base_url": EU["base_url"]},
+        {"account": "us", "base_url": US["base_url"]},
+    ]
+    assert merged["warnings"] == ["w"]
+
+
+def test_one_read_stays_as_read():
+    reads = {"results": [{"item": {"account": None, "host": "localhost"}, "servers": [online("mc-01")], "pending": []}]}
+    assert fleet_reads(reads, {}) == {"servers": [online("mc-01")], "pending": [], "warnings": [], "panels": []}
+
+
+def test_hosts_only_keeps_each_reads_servers_of_its_hosts():
+    accounts = fleet_accounts(["eu_b", "us_a"], GROUPS, HOSTVARS)
+    reads = {
+        "results": [
+            {"item": accounts[0], "servers": [online("mc-01"), online("mc-02")]},
+            {"item": accounts[1], "servers": [online("mc-01"), online("mc-02")]},
+        ]
+    }
+    merged = fleet_reads(reads, HOSTVARS, hosts_only=True)
+    assert [(server["account"], server["id"]) for server in merged["servers"]] == [("eu", "mc-02"), ("us", "mc-01")]
