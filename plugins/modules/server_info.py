@@ -201,14 +201,9 @@ pending:
       type: str
       sample: queued
 pace:
-  description:
-    - How the task's requests were paced, in words, for example C(paced at 120 requests a minute (rate_limit)), or
-      C(not paced (rate_limit 0)).
-    - When the panel's rate-limit headers (C(X-RateLimit-Limit), C(RateLimit-Limit)) announce another limit for the
-      token, the task also warns, once, with the number to set.
+  description: How the task's requests were paced, in words, as RV(gamepanel.panel.server_control#module:pace) says.
   returned: always, except when the connection options are invalid
   type: str
-  sample: paced at 120 requests a minute (rate_limit)
 panel:
   description:
     - The panel the task talked to. With a server's C(id) it identifies that server across jobs and tokens

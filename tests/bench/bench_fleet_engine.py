@@ -18,8 +18,8 @@ runs with a fresh emulator state and a fresh state directory (rate budget, ledge
   rolling_restart_checked_per_host  the same without run_once: the argument check on every host
   maintenance      the role over the whole fleet in one batch (restart_after 0), run_once
   ensure_online    the role over the whole fleet in one batch, every server stopped first, run_once
-  restart_fleet    the ready playbook: a canary batch of one, then the rest in one batch
-                   (rolling_restart_min_uptime 0, like the role rows)
+  restart_fleet    the ready playbook: one batch, its canary (one server) restarted and confirmed
+                   before the rest (rolling_restart_min_uptime 0, like the role rows)
   restart_fleet_defaults, maintenance_defaults
                    the ready playbooks as a newcomer runs them: no variable given, the connection
                    (base_url, rate_limit) only in the inventory file, the token only in the

@@ -501,6 +501,9 @@ all:
         ("rolling_restart", {"rolling_restart_on_busy": "explode"}, "rolling_restart_on_busy"),
         ("rolling_restart", {"rolling_restart_min_uptime": "soon"}, "rolling_restart_min_uptime"),
         ("rolling_restart", {"rolling_restart_min_uptime": -1}, "rolling_restart_min_uptime"),
+        ("rolling_restart", {"rolling_restart_canary": -1}, "rolling_restart_canary"),
+        ("rolling_restart", {"rolling_restart_canary": "first"}, "rolling_restart_canary"),
+        ("maintenance", {"maintenance_canary": -2}, "maintenance_canary"),
         ("maintenance", {"maintenance_window": {"start": "02:00"}}, "maintenance_window"),
         (
             "maintenance",

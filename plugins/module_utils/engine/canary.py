@@ -118,7 +118,9 @@ class Canary(object):
             return dict(
                 ids=would, confirmed=None, msg="Check mode: the canary would be %s." % (", ".join(would) or "none")
             )
-        if not self.sent:
+        if not self.sent and self.run.stopped is not None:
+            msg = "The task stopped before its canary was sent: nothing was sent."
+        elif not self.sent:
             msg = "No server was to be sent: no canary, nothing sent."
         elif self.came_back:
             msg = "The canary (%s) came back before anything else was sent." % self.named()

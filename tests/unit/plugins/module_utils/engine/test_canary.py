@@ -8,6 +8,7 @@ import pytest
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAuthError
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.many_servers import run_many_servers
 
 from panel_fakes import FakeClient, server  # pylint: disable=import-error
@@ -151,3 +152,19 @@ def test_without_a_canary_the_result_has_none_and_nothing_is_held():
 )
 def test_a_canary_the_task_cannot_keep_is_refused(options, problem):
     assert any(found.startswith(problem) for found in ControlRequest("restarted", **options).problems())
+
+
+def test_a_refused_canary_stops_the_task_and_the_servers_held_back_are_reported_not_sent():
+    client = fleet(3)
+    client.post_error = PanelAuthError("The panel refused the token (HTTP 401).", status=401)
+    with pytest.raises(ControlFailed) as failure:
+        run(client, canary=1)
+    assert [server_id for unused, server_id in posts(client)] == ["srv-00"]
+    lines = by_id(failure.value.result)
+    assert "refused the token" in lines["srv-00"]["msg"]
+    for server_id in ("srv-01", "srv-02"):
+        assert lines[server_id]["failed"] and lines[server_id]["action"] is None
+        assert lines[server_id]["msg"].startswith("Not sent: the task stopped before it came to this server")
+    assert failure.value.result["canary"] == dict(
+        ids=[], confirmed=None, msg="The task stopped before its canary was sent: nothing was sent."
+    )

@@ -66,35 +66,37 @@ def test_the_confirming_reads_cover_only_pages_still_waited_for():
     assert [round(when - last_answer, 2) for when in pages_read[2:]] == [5.0, 5.0, 7.0, 8.0, 9.0, 10.0, 17.5, 28.75]
 
 
-def test_outcomes_arriving_are_followed_at_the_pace_the_rate_allows_so_the_last_is_seen_at_once():
-    client = fleet(8)
-    # agents that take 6 to 20 s (2 s apart): the first pass, 5 s after the last answer, sees none
-    client.on_post = lambda server_id, action: client.live_uptime(
-        server_id, restart_at=6 + 2 * int(server_id[4:]), horizon=30
-    )
-    result = run(client, rate_limit=600)
-    assert result["summary"]["converged"] == 8
-    pages_read = [round(when - client.posts[-1][0], 2) for when, what, unused_id in client.log if what == "LIST"][1:]
-    # backing off until the first outcomes show (at 12.5 s), then a pass a second until the last
-    # (20 s after its POST), where the backoff alone would have read next at 23.75 s
-    assert pages_read == [5.0, 12.5, 13.5, 14.5, 15.5, 16.5, 17.5, 18.5, 19.5, 20.5]
+def confirming_passes(client):
+    """When each list read after the first came, in seconds after the last answer to a POST."""
+    return [round(when - client.posts[-1][0], 2) for when, what, unused_id in client.log if what == "LIST"][1:]
 
 
-def test_a_server_seen_on_its_way_is_read_at_the_rate_allowed_pace_until_its_outcome_shows():
-    client = fleet(2)
+def outcomes_spread(client):
+    """Agents that take 6 to 20 s (2 s apart), each restart showing at once: outcomes arrive one by one."""
+    return lambda server_id, action: client.live_uptime(server_id, restart_at=6 + 2 * int(server_id[4:]), horizon=30)
 
-    # both agents take the restart after 8 s, and the servers boot until 20 s (as real agents do, all at once)
+
+def boots_seen(client):
+    """Every agent takes its restart after 8 s and boots until 20 s, as real agents do (all at once)."""
+
     def react(server_id, action):
         client.live_uptime(server_id, restart_at=8, horizon=30)
         client.later(8, server_id, status="starting")
         client.later(20, server_id, status="online")
 
-    client.on_post = react
+    return react
+
+
+@pytest.mark.parametrize("count, agents", [(8, outcomes_spread), (2, boots_seen)], ids=["outcomes", "on_their_way"])
+def test_once_the_agents_are_at_work_the_passes_come_at_the_pace_the_rate_allows(count, agents):
+    client = fleet(count)
+    client.on_post = agents(client)
     result = run(client, rate_limit=600)
-    assert result["summary"]["converged"] == 2
-    pages_read = [round(when - client.posts[-1][0], 2) for when, what, unused_id in client.log if what == "LIST"][1:]
-    # backing off until a read shows them starting (at 12.5 s), then a pass a second until they are online
-    assert pages_read == [5.0, 12.5, 13.5, 14.5, 15.5, 16.5, 17.5, 18.5, 19.5, 20.5]
+    assert result["summary"]["converged"] == count
+    # backing off until a pass shows the first outcome or a server starting (at 12.5 s: the first
+    # pass, 5 s after the last answer, saw nothing yet), then a pass a second until the last shows
+    # at 20 s, where the backoff alone would have read next at 23.75 s
+    assert confirming_passes(client) == [5.0, 12.5, 13.5, 14.5, 15.5, 16.5, 17.5, 18.5, 19.5, 20.5]
 
 
 def test_a_server_whose_agent_never_acts_costs_a_poll_interval_of_quick_passes_then_the_backoff():
@@ -106,9 +108,8 @@ def test_a_server_whose_agent_never_acts_costs_a_poll_interval_of_quick_passes_t
     with pytest.raises(ControlFailed) as failure:
         run(client, rate_limit=600, wait_timeout=60)
     assert failure.value.message.startswith("1 of 2 servers failed: srv-01: ")
-    pages_read = [round(when - client.posts[-1][0], 2) for when, what, unused_id in client.log if what == "LIST"][1:]
     # srv-00 shows at 5 s; srv-01 is read a second apart for a poll_interval, then the backoff goes on
-    assert pages_read[:8] == [5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 17.5, 28.75]
+    assert confirming_passes(client)[:8] == [5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 17.5, 28.75]
 
 
 def test_answers_spread_over_time_are_confirmed_by_one_pass_after_the_last():
