@@ -3,19 +3,12 @@
 
 """PRIVATE: server_control on one server (``id`` or ``name``): the engine run on one server, read by its own GET.
 
-The panel only queues a control action; the server's agent runs it when it next checks in.
-So the task reads before it writes (nothing is queued when the server already is in the
-requested state) and, with ``wait``, reads again until the outcome shows.  What each read
-means is the engine's (engine/run.py), the same as for many servers; this file only reads:
-
-* the read the decision rests on: ``GET /servers/{id}`` (or, while other forks of the play
-  read too, a list read they share: engine/shared_reads.py), or the list when the server is
-  named;
-* while players leave (``drain_timeout``) and after queueing (``wait_timeout``), reads paced
-  by ``poll_until`` (engine/polling.py), their retries cut short at the deadline;
-* without ``wait``, one read back after a POST whose answer was lost: any visible progress
-  counts as queued; otherwise the task fails saying it may be queued and was not resent;
-* ``confirm_only``: no decision, no POST: the read that confirms what an earlier task queued.
+What each read means is the engine's (engine/run.py), as for many servers; this driver only reads:
+the read the decision rests on (``GET /servers/{id}``, a list read shared with the other forks of
+the play: engine/shared_reads.py, or the list when the server is named); the reads while players
+leave and while the outcome is waited for, paced by ``poll_until`` (engine/polling.py) with their
+retries cut short at the deadline; without ``wait``, one read back after a lost answer; and
+``confirm_only``'s read of what an earlier task queued.
 """
 
 from __future__ import annotations
@@ -126,29 +119,28 @@ class OneServer(object):
             )
         return TimedRead(server, started, finished)
 
-    def read_later(self, read):
-        """``read()`` after the decision: the TimedRead, or None when it failed (the run is told why)."""
+    def read_again(self, shared=False):
+        """A read after the decision (a GET, or a shared read when ``shared``), or None when it failed (the run is told why)."""
+        server = self.server
         try:
-            return read()
+            if shared and self.status_reads is not None:
+                return self.status_reads.read(server.id, server.not_before)
+            return read_by_id(self.client, server.id)
         except PanelError as error:
-            self.run.unread(self.server, error)
+            self.run.unread(server, error)
             return None
 
     def read_waiting(self):
         """A read of the wait, shared with other waiters when possible; the run judges it."""
-        server = self.server
-        if self.status_reads is None:
-            read = self.read_later(lambda: read_by_id(self.client, server.id))
-        else:
-            read = self.read_later(lambda: self.status_reads.read(server.id, server.not_before))
+        read = self.read_again(shared=True)
         if read is not None:
-            self.run.observe(server, read)
-            server.not_before = read.started + 0.001  # the next read must show something newer
+            self.run.observe(self.server, read)
+            self.server.not_before = read.started + 0.001  # the next read must show something newer
         return read
 
     def read_draining(self):
         """A read while players leave; the gate is judged on it, and the run decides once the drain ends."""
-        read = self.read_later(lambda: read_by_id(self.client, self.server.id))
+        read = self.read_again()
         if read is not None:
             self.server.take(read)
             self.server.read_failure = None
@@ -164,38 +156,35 @@ class OneServer(object):
         stopped, put in maintenance or filled with players since.
         """
         request = self.request
-        with self.client.deadline(request.drain_timeout, "drain_timeout=%g s" % request.drain_timeout):
-            poll_until(
-                self.clock,
-                self.read_draining,
-                lambda read: self.server.stage != DRAINING
-                or (read is not None and decide_on_read(request, read.server)[1] != HELD_BY_PLAYERS),
-                request.drain_timeout,
-                request.poll_interval,
-                self.ceiling,
-            )
+        self.poll(
+            self.read_draining,
+            lambda read: self.server.stage != DRAINING
+            or (read is not None and decide_on_read(request, read.server)[1] != HELD_BY_PLAYERS),
+            "drain_timeout",
+        )
         if self.server.stage == DRAINING:
             self.run.drain_over(self.server)
 
     def wait(self):
-        """Read until the outcome shows or wait_timeout runs out; retries inside a read stop with the wait."""
-        timeout = self.request.wait_timeout
-        with self.client.deadline(timeout, "wait_timeout=%g s" % timeout):
-            poll_until(
-                self.clock,
-                self.read_waiting,
-                lambda read: self.server.stage != WAITING,
-                timeout,
-                self.request.poll_interval,
-                self.ceiling,
-                undecided=lambda read: read is not None and self.server.recheck,
-            )
+        """Read until the outcome shows or wait_timeout runs out."""
+        self.poll(
+            self.read_waiting,
+            lambda read: self.server.stage != WAITING,
+            "wait_timeout",
+            undecided=lambda read: read is not None and self.server.recheck,
+        )
         if self.server.stage == WAITING:
             self.run.wait_over(self.server)
 
+    def poll(self, read, done, option, undecided=None):
+        """``poll_until`` for as long as the request's ``option`` allows; retries inside a read stop with it."""
+        timeout = getattr(self.request, option)
+        with self.client.deadline(timeout, "%s=%g s" % (option, timeout)):
+            poll_until(self.clock, read, done, timeout, self.request.poll_interval, self.ceiling, undecided=undecided)
+
     def read_back(self):
         """Without wait, after a lost answer: one read at once decides (progress means the panel had it)."""
-        read = self.read_later(lambda: read_by_id(self.client, self.server.id))
+        read = self.read_again()
         if read is not None:
             self.run.observe(self.server, read)
         if self.server.stage == WAITING:
@@ -204,23 +193,15 @@ class OneServer(object):
     # -- confirm_only --------------------------------------------------------------------------
 
     def confirm_earlier(self):
-        """Send nothing: confirm the action an earlier task queued, as the ledger holds it.
-
-        The first read waits until one ``poll_interval`` after the entry was queued: an action
-        queued a moment ago cannot show yet, and a batch queued together is then confirmed by
-        reads that one list request can answer for all of it.
-        """
+        """Send nothing: confirm the action an earlier task queued, as the ledger holds it."""
         ledger, action = self.run.ledger, self.request.action
         if ledger is None:
             self.server.fail(say.CONFIRM_NEEDS_LEDGER)
             return
-        if self.request.server_id is not None:
-            recorded = ledger.find(self.request.server_id, action)
-            if self.request.wait and not self.run.check_mode:
-                self.hold_off(recorded)
-            read = self.read_confirming(recorded)
-        else:
+        if self.request.server_id is None:
             read = self.read_first()
+        else:
+            read = self.read_confirming(ledger.find(self.request.server_id, action))
         server = self.adopt(read)
         server.take(read)
         entry = open_entries.latest(self.run.settle(server), action)
@@ -234,24 +215,24 @@ class OneServer(object):
             server.finish(ledger_messages.applied_message(entry, server.label))
 
     def read_confirming(self, entry):
-        """The first read of confirm_only: any list read that started one poll_interval after ``entry`` was queued.
+        """confirm_only's first read: one that started one poll_interval after ``entry`` (open) was queued.
 
-        Unlike the read before queueing, which must start after the task did (a decision to
-        send rests on it), a confirmation only needs a read the outcome can show in: so the
-        confirm tasks of a whole batch, queued before, share one list read.
+        An action queued a moment ago cannot show yet: with ``wait`` the task sleeps until then
+        (never longer than wait_timeout).  Unlike the read before queueing, which must start after
+        the task did (a decision to send rests on it), a confirmation only needs a read the outcome
+        can show in: so the confirm tasks of a batch queued together share one list read.
         """
-        if entry is None or not is_open(entry) or self.before_reads is None:
-            return self.read_first()
-        not_before = min(entry["queued_at"] + self.request.poll_interval, self.clock.time())
-        return self.before_reads.read_before(self.request.server_id, max(not_before, entry["queued_at"]))
-
-    def hold_off(self, entry):
-        """Sleep until one poll_interval after ``entry`` (open) was queued, never longer than wait_timeout."""
         if entry is None or not is_open(entry):
-            return
-        delay = entry["queued_at"] + self.request.poll_interval - self.clock.time()
-        if delay > 0:
+            return self.read_first()
+        due = entry["queued_at"] + self.request.poll_interval
+        delay = due - self.clock.time()
+        if self.request.wait and not self.run.check_mode and delay > 0:
             self.clock.sleep(min(delay, self.request.wait_timeout))
+        if self.before_reads is None:
+            return self.read_first()
+        return self.before_reads.read_before(
+            self.request.server_id, max(min(due, self.clock.time()), entry["queued_at"])
+        )
 
 
 def run_one_server(client, request, check_mode=False, diff=False, status_reads=None, before_reads=None, ledger=None):
