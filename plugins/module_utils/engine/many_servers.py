@@ -27,7 +27,7 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.canary import Canary
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.page_passes import PagePasses
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import PageReads
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import PageReads, read_by_id
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import (
     ControlFailed,
     TaskStopped,
@@ -61,7 +61,7 @@ def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=F
                 break  # every server of the task is read: the rest of the fleet is not needed
         for server in [server for server in run.still((UNREAD,)) if server.read is None]:
             try:  # servers the list did not show: a GET of each
-                read = pages.read_one(server.id)
+                read = read_by_id(pages.client, server.id)
             except PanelNotFoundError as error:
                 server.fail(say.not_listed(error), error)
                 continue
@@ -110,4 +110,4 @@ def read_again(run, pages, servers):
     fresh = pages.read_again([pages.page_of[server.id] for server in servers if server.id in pages.page_of])
     for server in servers:
         server.action = None
-        run.decide(server, fresh.get(server.id) or pages.read_one(server.id))
+        run.decide(server, fresh.get(server.id) or read_by_id(pages.client, server.id))

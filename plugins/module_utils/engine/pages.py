@@ -59,10 +59,6 @@ class PageReads(object):
                 found[read.server["id"]] = read
         return found
 
-    def read_one(self, server_id):
-        """A GET of one server (not on any page read, or gone from its page); its TimedRead."""
-        return read_by_id(self.client, server_id)
-
     def _take(self, index, page):
         reads = []
         for server in page.servers:
