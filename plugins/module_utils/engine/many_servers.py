@@ -3,18 +3,13 @@
 
 """PRIVATE: server_control with ``ids``: the engine run over many servers, read by pages, at the token's rate.
 
-1. **Read and act, page by page.**  The fleet list is read one page at a time (engine/pages.py);
-   the task's servers on a page are decided (engine/run.py) and their actions sent before the
-   next page is read.  Every action so rests on a read of its server a few seconds old, and the
-   fleet is read once, whatever its size.  Should sending a page take longer than
-   ``max_read_age`` (a slow plan, another consumer of the token), the page is read again before
-   the next action, and its servers decided again on that read.  With a ``canary``
-   (engine/canary.py), the actions are held until every server is decided; the canary is then
-   sent and confirmed alone, and the rest sent only when it came back.
-2. **Follow up** (engine/page_passes.py): servers whose players are draining, and actions whose
-   outcome the task waits for, are read again by passes over only the pages that hold them.
-3. **Answer** (engine/result.py): one line per id, summary counts, and a failure naming the
-   servers that failed.
+1. **Read and act, page by page** (engine/pages.py): the task's servers on a page are decided
+   (engine/run.py) and their actions sent before the next page is read, so every action rests on
+   a read a few seconds old and the fleet is read once, whatever its size.  A page whose sending
+   outlasts ``max_read_age`` (a slow plan, another consumer of the token) is read again before the
+   next action.  With a ``canary`` (engine/canary.py) the actions wait until every server is decided.
+2. **Follow up** (engine/page_passes.py): the drains and the outcomes waited for.
+3. **Answer** (engine/result.py): one line per id, summary counts, the servers that failed named.
 
 A panel error that concerns one server (it is not found) fails that server only; any other error
 (the token refused, the plan unpaid, the panel unreachable after retries) stops the sending: the

@@ -1,16 +1,13 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""PRIVATE: status reads shared by the processes (forks) working on servers of the same token.
-
-When several forks each control one server at once, one list read answers the read before
-queueing and the waits' reads of all of them, instead of one GET each (see SharedStatusReads).
-"""
+"""PRIVATE: status reads shared by the forks working on servers of the same token (SharedStatusReads)."""
 
 from __future__ import annotations
 
 import os
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import read_by_id
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
@@ -127,11 +124,7 @@ class SharedStatusReads:
 
     def _read(self, server_id, not_before, fresh):
         shared = self._guarded(lambda: self._shared_read(server_id, not_before, fresh))
-        if shared is not None:
-            return shared
-        started = self.clock.time()
-        server = self.client.get_server(server_id)
-        return TimedRead(server, started, self.clock.time())
+        return read_by_id(self.client, server_id) if shared is None else shared
 
     def close(self):
         """This task is done: it no longer counts towards sharing."""
@@ -240,13 +233,18 @@ class SharedStatusReads:
         )
         return readers["tasks"]
 
-    def _touch(self, now, due=None):
-        """Stamp this task (due at the list read of ``due``, or none); returns (active tasks, list cost)."""
+    def _stamp(self, readers, now, due=None):
+        """This task's sign of life at ``now`` (due at the list read of ``due``, or none); returns the active tasks."""
+        tasks = self._prune(readers, now)
+        tasks[self.member] = {"seen": now, "due": due}
+        self.registered = True
+        return tasks
+
+    def _touch(self, now):
+        """Stamp this task; returns (active tasks, list cost)."""
 
         def change(readers):
-            tasks = self._prune(readers, now)
-            tasks[self.member] = {"seen": now, "due": due}
-            self.registered = True
+            tasks = self._stamp(readers, now)
             cost = readers.get("cost")
             return len(tasks), cost if isinstance(cost, int) and cost > 0 else 1
 
@@ -267,9 +265,7 @@ class SharedStatusReads:
             if latest is not None and read_at > latest:
                 return None
             readers["next_read"] = read_at
-            tasks = self._prune(readers, now)
-            tasks[self.member] = {"seen": now, "due": read_at}
-            self.registered = True
+            self._stamp(readers, now, read_at)
             return read_at
 
         return change
@@ -307,9 +303,8 @@ class SharedStatusReads:
 
     def _release_claim(self, now, cost):
         def change(readers):
-            tasks = self._prune(readers, now)
-            if self.member in tasks:
-                tasks[self.member] = {"seen": now, "due": None}
+            if self.member in self._prune(readers, now):
+                self._stamp(readers, now)
             claim = readers.get("claim")
             if isinstance(claim, dict) and claim.get("member") == self.member:
                 readers.pop("claim")
