@@ -101,8 +101,6 @@ class OneServer(object):
         """The read the decision rests on (by id, or the list when the server is named)."""
         server_id = self.request.server_id
         if server_id is not None and self.before_reads is not None:
-            # A shared list read: its end is when the panel saw the server by then, which
-            # Convergence needs as the upper bound of the uptime's instant.
             return self.before_reads.read_before(server_id, self.task_started)
         if server_id is not None:
             return read_by_id(self.client, server_id)

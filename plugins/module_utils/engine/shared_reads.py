@@ -145,21 +145,14 @@ class SharedStatusReads:
     def _shared_read(self, server_id, not_before, fresh):
         now = self.clock.time()
         active, cost = self.files.update("readers", self._touch(now))
-        # A task the play runs on many hosts is not alone even before the others registered: its
-        # first read announces a list read (if nobody joins it by then, it reads its own server).
-        # A waiter's later reads come when the others have registered, if there are any.
         expected = active if fresh else max(active, self.batch_hosts)
         if expected < MIN_SHARING_WAITERS or expected <= cost:
             return None
-        # The read before queueing only needs a read that started after the task did; a
-        # waiter's read is due now, and an older snapshot would show an older state.
         oldest = not_before if not fresh else max(not_before, now - self.gather)
         found = self._answer(self.files.read("snapshot"), server_id, oldest)
         if found is not None:
             return found
-        # A wait's read (inside client.deadline()) waits for a list read only until the wait's
-        # deadline, then reads its own server: at the deadline retries are off, so that GET is
-        # one attempt, as poll_until's last read is.  The read before queueing has no deadline.
+        # At the wait's deadline retries are off: the own GET then is one attempt, as poll_until's last read is.
         left = self.client.deadline_left()
         read_at = self.files.update("readers", self._join(now, oldest, None if left is None else now + left))
         if read_at is None:
