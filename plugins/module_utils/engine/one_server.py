@@ -27,7 +27,6 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server impo
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules import open_entries
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.decision import HELD_BY_PLAYERS, decide_on_read
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import is_open
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import find_server_by_name
@@ -68,10 +67,8 @@ class OneServer(object):
         except PanelError as error:
             self.server.fail(say.explain(error), error)
         while self.server.stage in FOLLOWED_UP:
-            if self.server.stage == DRAINING:
-                self.drain()
-            elif self.request.wait:
-                self.wait()
+            if self.server.stage == DRAINING or self.request.wait:
+                self.follow()
             else:
                 self.read_back()
         return self.answer()
@@ -128,57 +125,43 @@ class OneServer(object):
             self.run.unread(server, error)
             return None
 
-    def read_waiting(self):
-        """A read of the wait, shared with other waiters when possible; the run judges it."""
-        read = self.read_again(shared=True)
-        if read is not None:
-            self.run.observe(self.server, read)
-            self.server.not_before = read.started + 0.001  # the next read must show something newer
-        return read
+    # -- the drain and the wait ------------------------------------------------------------
 
-    def read_draining(self):
-        """A read while players leave; the gate is judged on it, and the run decides once the drain ends."""
-        read = self.read_again()
-        if read is not None:
-            self.server.take(read)
-            self.server.read_failure = None
-        return read
+    def follow(self):
+        """Read until the drain or the wait is over, or its timeout ran out; the run judges every read.
 
-    # -- the waits ---------------------------------------------------------------------------
-
-    def drain(self):
-        """Read again until players leave or drain_timeout runs out; then the last read that was made decides.
-
-        Both gates judge the read the action would be sent on: a decision taken earlier, on
-        another read (a fleet read of a role, an inventory), cannot see a server that was
-        stopped, put in maintenance or filled with players since.
+        The drain reads until players leave (the run then decides on that read, and sends) or
+        drain_timeout runs out; the wait reads until the outcome shows or wait_timeout runs out.
+        Each read runs inside the timeout (its retries end with it), what is sent when the players
+        left does not.  Both gates judge the read the action would be sent on: a decision taken
+        earlier, on another read (a fleet read of a role, an inventory), cannot see a server that
+        was stopped, put in maintenance or filled with players since.
         """
-        request = self.request
-        self.poll(
-            self.read_draining,
-            lambda read: self.server.stage != DRAINING
-            or (read is not None and decide_on_read(request, read.server)[1] != HELD_BY_PLAYERS),
-            "drain_timeout",
-        )
-        if self.server.stage == DRAINING:
-            self.run.drain_over(self.server)
-
-    def wait(self):
-        """Read until the outcome shows or wait_timeout runs out."""
-        self.poll(
-            self.read_waiting,
-            lambda read: self.server.stage != WAITING,
-            "wait_timeout",
-            undecided=lambda read: read is not None and self.server.recheck,
-        )
-        if self.server.stage == WAITING:
-            self.run.wait_over(self.server)
-
-    def poll(self, read, done, option, undecided=None):
-        """``poll_until`` for as long as the request's ``option`` allows; retries inside a read stop with it."""
+        server, stage = self.server, self.server.stage
+        option = "drain_timeout" if stage == DRAINING else "wait_timeout"
         timeout = getattr(self.request, option)
-        with self.client.deadline(timeout, "%s=%g s" % (option, timeout)):
-            poll_until(self.clock, read, done, timeout, self.request.poll_interval, self.ceiling, undecided=undecided)
+        ends = self.clock.monotonic() + timeout
+
+        def read():
+            with self.client.deadline(ends - self.clock.monotonic(), "%s=%g s" % (option, timeout)):
+                found = self.read_again(shared=stage == WAITING)  # a wait's reads are shared when they can be
+            if found is not None:
+                self.run.observe(server, found)
+                if stage == WAITING:
+                    server.not_before = found.started + 0.001  # the next read must show something newer
+            return found
+
+        poll_until(
+            self.clock,
+            read,
+            lambda found: server.stage != stage,
+            timeout,
+            self.request.poll_interval,
+            self.ceiling,
+            undecided=lambda found: found is not None and server.recheck,
+        )
+        if server.stage == stage:
+            (self.run.drain_over if stage == DRAINING else self.run.wait_over)(server)
 
     def read_back(self):
         """Without wait, after a lost answer: one read at once decides (progress means the panel had it)."""
