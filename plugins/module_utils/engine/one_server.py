@@ -61,7 +61,9 @@ class OneServer(object):
             if self.request.confirm_only:
                 self.confirm_earlier()
             else:
-                self.decide(self.read_first())
+                read = self.read_first()
+                self.run.decide(self.adopt(read), read)
+                self.run.send_planned(self.server)
         except UnusableRead as problem:
             self.server.fail(str(problem))
         except PanelError as error:
@@ -77,10 +79,6 @@ class OneServer(object):
         """The run's server of ``read`` becomes the one this task controls."""
         self.server = self.run.add([read.server["id"]])[0]
         return self.server
-
-    def decide(self, read):
-        self.run.decide(self.adopt(read), read)
-        self.run.send_planned(self.server)
 
     def answer(self):
         self.run.settle_last_reads()

@@ -44,40 +44,33 @@ def gather_seconds(rate_limit):
 class SharedStatusReads:
     """Status reads of many servers at once, coalesced into list reads across processes.
 
-    In a fleet restart every fork reads its server before queueing and again and
-    again while it waits; twenty forks would cost twenty ``GET /servers/{id}`` per
-    round.  Instead, while at least MIN_SHARING_WAITERS tasks of the same token are
-    active (and more of them than the pages a list read costs), a task that needs a
-    read joins the list read another task announced for an instant ("read_at") not
-    yet past, or announces one ``gather_seconds`` ahead.  At that instant one of the
-    tasks due reads ``GET /servers`` for all of them and leaves the result as a
-    snapshot; the others answer from it.  When no more tasks are due then than the
-    list read costs pages, each reads its own server instead.  A lone task never
-    waits: it makes its single GET at once.  For the read before queueing, the tasks
-    expected count too (``batch_hosts``: how many hosts of the play's batch run the same
-    task), so that the first forks of a batch do not read alone before the others
-    have registered; such a task, if nobody joins it after all, waits one gathering.
+    In a fleet restart every fork reads its server before queueing and again while it waits: twenty
+    forks would cost twenty ``GET /servers/{id}`` a round.  Instead, while at least MIN_SHARING_WAITERS
+    tasks of the token are active (and more of them than a list read costs pages), a task that needs a
+    read joins the list read another announced for an instant ("read_at") not yet past, or announces
+    one ``gather_seconds`` ahead; at that instant one of the tasks due reads ``GET /servers`` for all
+    of them and leaves it as a snapshot, the others answer from it.  With no more tasks due than the
+    list costs pages, each reads its own server; a lone task makes its single GET at once.  The read
+    before queueing counts the tasks expected too (``batch_hosts``: the hosts of the play's batch
+    running the same task), so that the first forks of a batch do not read alone before the others
+    registered; such a task, if nobody joins it after all, waits one gathering.
 
-    The freshness rule that keeps decisions exact: a snapshot answers a read only if
-    its list read *started* at or after ``not_before``.  The read before queueing
-    (``read_before``) passes the instant the task started, so an action is never
-    decided on a read that started before the task did; it takes any such snapshot
-    at once.  A waiter (``read``) passes the instant its POST was answered, then just
-    after its previous read, so an answer never predates the action and each read sees
-    something newer; and as its read is due now, it takes no snapshot that started
-    more than ``gather`` seconds ago (it would show an older state, and so cost the
-    waiter a whole poll interval when the change it waits for just happened).
-    Wall-clock time (``clock.time()``) is the common time of all processes; snapshots
-    from the future (a clock set back) are ignored.
+    The freshness rule that keeps decisions exact: a snapshot answers a read only if its list read
+    *started* at or after ``not_before``.  The read before queueing (``read_before``) passes the
+    instant the task started, so no action is decided on a read that started before the task did.  A
+    waiter (``read``) passes the instant its POST was answered, then just after its previous read, so
+    an answer never predates the action and each read sees something newer; and, its read being due
+    now, it takes no snapshot that started more than ``gather`` seconds ago (an older state would cost
+    it a whole poll interval when the change it waits for just happened).  Wall-clock time
+    (``clock.time()``) is the common time of all processes; snapshots from the future are ignored.
 
-    State (state/files.py, the token's StateFiles): ``readers`` (each active task's last
-    sign of life and the read it is due at; the list read announced, and which
-    process claimed it; what the last list read cost in requests) and ``snapshot`` (the last list
-    read: when it started and ended, for which panel, the servers).  No lock is held
-    while the list is read: a claim in ``readers`` tells the others to wait for it
-    (at most LIST_READ_WAIT_SECONDS, and a wait's read never past the wait's deadline:
-    ``client.deadline()``).  Any file problem quietly turns sharing off:
-    every read is then the task's own GET, exactly as without this class.
+    State (the token's StateFiles, state/files.py): ``readers`` (each active task's last sign of life
+    and the read it is due at, the list read announced and which process claimed it, what the last
+    list read cost in requests) and ``snapshot`` (the last list read: its start and end, its panel,
+    the servers).  No lock is held while the list is read: a claim in ``readers`` tells the others to
+    wait for it (at most LIST_READ_WAIT_SECONDS, and a wait's read never past the wait's deadline:
+    ``client.deadline()``).  Any file problem quietly turns sharing off: every read is then the
+    task's own GET, exactly as without this class.
     """
 
     def __init__(self, client, files, panel, gather=SHORTEST_GATHER, member=None, batch_hosts=0):
