@@ -63,9 +63,8 @@ class Canary(object):
             self.send([server])  # a read grown old is made again: it may decide otherwise
             if server.changed:
                 self.sent.append(server)
-        draining = [server for server in self.run.servers.values() if server.stage == DRAINING]
-        if len(self.sent) >= self.count:
-            draining = []  # their players are waited for after the canary, with the rest
+        # with the canary complete, players still draining are waited for after it, with the rest
+        draining = [] if len(self.sent) >= self.count else self.run.still((DRAINING,))
         if self.sent or draining:
             self.follow_up(self.sent + draining, self.confirmed_or_none)
         self.released = True
@@ -74,7 +73,7 @@ class Canary(object):
         if self.came_back:
             self.send(self.waiting())
         elif self.sent:
-            self.leave(self.waiting() + [s for s in self.run.servers.values() if s.stage == DRAINING])
+            self.leave(self.waiting() + self.run.still((DRAINING,)))
 
     def waiting(self):
         """The servers held back and still to be sent, in the order of ``ids``."""
@@ -96,7 +95,7 @@ class Canary(object):
         """Whether the canary's step is over: every canary settled, and none missing or no player left to wait for."""
         if any(server.stage in FOLLOWED_UP for server in self.sent):
             return False
-        return len(self.sent) >= self.count or not any(s.stage == DRAINING for s in self.run.servers.values())
+        return len(self.sent) >= self.count or not self.run.still((DRAINING,))
 
     def leave(self, servers):
         """``servers`` get no action: the canary did not come back."""

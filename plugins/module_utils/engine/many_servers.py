@@ -3,18 +3,13 @@
 
 """PRIVATE: server_control with ``ids``: the engine run over many servers, read by pages, at the token's rate.
 
-1. **Read and act, page by page.**  The fleet list is read one page at a time (engine/pages.py);
-   the task's servers on a page are decided (engine/run.py) and their actions sent before the
-   next page is read.  Every action so rests on a read of its server a few seconds old, and the
-   fleet is read once, whatever its size.  Should sending a page take longer than
-   ``max_read_age`` (a slow plan, another consumer of the token), the page is read again before
-   the next action, and its servers decided again on that read.  With a ``canary``
-   (engine/canary.py), the actions are held until every server is decided; the canary is then
-   sent and confirmed alone, and the rest sent only when it came back.
-2. **Follow up** (engine/page_passes.py): servers whose players are draining, and actions whose
-   outcome the task waits for, are read again by passes over only the pages that hold them.
-3. **Answer** (engine/result.py): one line per id, summary counts, and a failure naming the
-   servers that failed.
+1. **Read and act, page by page** (engine/pages.py): the task's servers on a page are decided
+   (engine/run.py) and their actions sent before the next page is read, so every action rests on
+   a read a few seconds old and the fleet is read once, whatever its size.  A page whose sending
+   outlasts ``max_read_age`` (a slow plan, another consumer of the token) is read again before the
+   next action.  With a ``canary`` (engine/canary.py) the actions wait until every server is decided.
+2. **Follow up** (engine/page_passes.py): the drains and the outcomes waited for.
+3. **Answer** (engine/result.py): one line per id, summary counts, the servers that failed named.
 
 A panel error that concerns one server (it is not found) fails that server only; any other error
 (the token refused, the plan unpaid, the panel unreachable after retries) stops the sending: the
@@ -27,7 +22,7 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.canary import Canary
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.page_passes import PagePasses
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import PageReads
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import PageReads, read_by_id
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import (
     ControlFailed,
     TaskStopped,
@@ -61,7 +56,7 @@ def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=F
                 break  # every server of the task is read: the rest of the fleet is not needed
         for server in [server for server in run.still((UNREAD,)) if server.read is None]:
             try:  # servers the list did not show: a GET of each
-                read = pages.read_one(server.id)
+                read = read_by_id(pages.client, server.id)
             except PanelNotFoundError as error:
                 server.fail(say.not_listed(error), error)
                 continue
@@ -110,4 +105,4 @@ def read_again(run, pages, servers):
     fresh = pages.read_again([pages.page_of[server.id] for server in servers if server.id in pages.page_of])
     for server in servers:
         server.action = None
-        run.decide(server, fresh.get(server.id) or pages.read_one(server.id))
+        run.decide(server, fresh.get(server.id) or read_by_id(pages.client, server.id))

@@ -45,20 +45,13 @@ def status_held(request, server, action):
 
 def busy(request, server, drained, read_failure=None, check_mode=False):
     """Why max_players holds a stop or restart back on this read of ``server``."""
-    players = players_of(server)
+    name, players, limit = describe(server), players_of(server), request.max_players
     if players is None:
-        reason = "%s reports no player count, so max_players (%d) cannot be confirmed." % (
-            describe(server),
-            request.max_players,
-        )
+        reason = "%s reports no player count, so max_players (%d) cannot be confirmed." % (name, limit)
     else:
-        reason = "%s has %d players online, more than max_players (%d)" % (
-            describe(server),
-            players,
-            request.max_players,
-        )
+        reason = "%s has %d players online, more than max_players (%d)" % (name, players, limit)
         reason += (
-            (" after waiting drain_timeout (%s s) for players to leave." % request.drain_timeout) if drained else "."
+            " after waiting drain_timeout (%s s) for players to leave." % request.drain_timeout if drained else "."
         )
     if drained:
         reason += read_failed(read_failure)

@@ -3,19 +3,12 @@
 
 """PRIVATE: server_control on one server (``id`` or ``name``): the engine run on one server, read by its own GET.
 
-The panel only queues a control action; the server's agent runs it when it next checks in.
-So the task reads before it writes (nothing is queued when the server already is in the
-requested state) and, with ``wait``, reads again until the outcome shows.  What each read
-means is the engine's (engine/run.py), the same as for many servers; this file only reads:
-
-* the read the decision rests on: ``GET /servers/{id}`` (or, while other forks of the play
-  read too, a list read they share: engine/shared_reads.py), or the list when the server is
-  named;
-* while players leave (``drain_timeout``) and after queueing (``wait_timeout``), reads paced
-  by ``poll_until`` (engine/polling.py), their retries cut short at the deadline;
-* without ``wait``, one read back after a POST whose answer was lost: any visible progress
-  counts as queued; otherwise the task fails saying it may be queued and was not resent;
-* ``confirm_only``: no decision, no POST: the read that confirms what an earlier task queued.
+What each read means is the engine's (engine/run.py), as for many servers; this driver only reads:
+the read the decision rests on (``GET /servers/{id}``, a list read shared with the other forks of
+the play: engine/shared_reads.py, or the list when the server is named); the reads while players
+leave and while the outcome is waited for, paced by ``poll_until`` (engine/polling.py) with their
+retries cut short at the deadline; without ``wait``, one read back after a lost answer; and
+``confirm_only``'s read of what an earlier task queued.
 """
 
 from __future__ import annotations
@@ -34,7 +27,6 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server impo
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules import open_entries
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.decision import HELD_BY_PLAYERS, decide_on_read
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import is_open
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import find_server_by_name
@@ -69,16 +61,16 @@ class OneServer(object):
             if self.request.confirm_only:
                 self.confirm_earlier()
             else:
-                self.decide(self.read_first())
+                read = self.read_first()
+                self.run.decide(self.adopt(read), read)
+                self.run.send_planned(self.server)
         except UnusableRead as problem:
             self.server.fail(str(problem))
         except PanelError as error:
             self.server.fail(say.explain(error), error)
         while self.server.stage in FOLLOWED_UP:
-            if self.server.stage == DRAINING:
-                self.drain()
-            elif self.request.wait:
-                self.wait()
+            if self.server.stage == DRAINING or self.request.wait:
+                self.follow()
             else:
                 self.read_back()
         return self.answer()
@@ -87,10 +79,6 @@ class OneServer(object):
         """The run's server of ``read`` becomes the one this task controls."""
         self.server = self.run.add([read.server["id"]])[0]
         return self.server
-
-    def decide(self, read):
-        self.run.decide(self.adopt(read), read)
-        self.run.send_planned(self.server)
 
     def answer(self):
         self.run.settle_last_reads()
@@ -108,8 +96,6 @@ class OneServer(object):
         """The read the decision rests on (by id, or the list when the server is named)."""
         server_id = self.request.server_id
         if server_id is not None and self.before_reads is not None:
-            # A shared list read: its end is when the panel saw the server by then, which
-            # Convergence needs as the upper bound of the uptime's instant.
             return self.before_reads.read_before(server_id, self.task_started)
         if server_id is not None:
             return read_by_id(self.client, server_id)
@@ -126,76 +112,58 @@ class OneServer(object):
             )
         return TimedRead(server, started, finished)
 
-    def read_later(self, read):
-        """``read()`` after the decision: the TimedRead, or None when it failed (the run is told why)."""
+    def read_again(self, shared=False):
+        """A read after the decision (a GET, or a shared read when ``shared``), or None when it failed (the run is told why)."""
+        server = self.server
         try:
-            return read()
+            if shared and self.status_reads is not None:
+                return self.status_reads.read(server.id, server.not_before)
+            return read_by_id(self.client, server.id)
         except PanelError as error:
-            self.run.unread(self.server, error)
+            self.run.unread(server, error)
             return None
 
-    def read_waiting(self):
-        """A read of the wait, shared with other waiters when possible; the run judges it."""
-        server = self.server
-        if self.status_reads is None:
-            read = self.read_later(lambda: read_by_id(self.client, server.id))
-        else:
-            read = self.read_later(lambda: self.status_reads.read(server.id, server.not_before))
-        if read is not None:
-            self.run.observe(server, read)
-            server.not_before = read.started + 0.001  # the next read must show something newer
-        return read
+    # -- the drain and the wait ------------------------------------------------------------
 
-    def read_draining(self):
-        """A read while players leave; the gate is judged on it, and the run decides once the drain ends."""
-        read = self.read_later(lambda: read_by_id(self.client, self.server.id))
-        if read is not None:
-            self.server.take(read)
-            self.server.read_failure = None
-        return read
+    def follow(self):
+        """Read until the drain or the wait is over, or its timeout ran out; the run judges every read.
 
-    # -- the waits ---------------------------------------------------------------------------
-
-    def drain(self):
-        """Read again until players leave or drain_timeout runs out; then the last read that was made decides.
-
-        Both gates judge the read the action would be sent on: a decision taken earlier, on
-        another read (a fleet read of a role, an inventory), cannot see a server that was
-        stopped, put in maintenance or filled with players since.
+        The drain reads until players leave (the run then decides on that read, and sends) or
+        drain_timeout runs out; the wait reads until the outcome shows or wait_timeout runs out.
+        Each read runs inside the timeout (its retries end with it), what is sent when the players
+        left does not.  Both gates judge the read the action would be sent on: a decision taken
+        earlier, on another read (a fleet read of a role, an inventory), cannot see a server that
+        was stopped, put in maintenance or filled with players since.
         """
-        request = self.request
-        with self.client.deadline(request.drain_timeout, "drain_timeout=%g s" % request.drain_timeout):
-            poll_until(
-                self.clock,
-                self.read_draining,
-                lambda read: self.server.stage != DRAINING
-                or (read is not None and decide_on_read(request, read.server)[1] != HELD_BY_PLAYERS),
-                request.drain_timeout,
-                request.poll_interval,
-                self.ceiling,
-            )
-        if self.server.stage == DRAINING:
-            self.run.drain_over(self.server)
+        server, stage = self.server, self.server.stage
+        option = "drain_timeout" if stage == DRAINING else "wait_timeout"
+        timeout = getattr(self.request, option)
+        ends = self.clock.monotonic() + timeout
 
-    def wait(self):
-        """Read until the outcome shows or wait_timeout runs out; retries inside a read stop with the wait."""
-        timeout = self.request.wait_timeout
-        with self.client.deadline(timeout, "wait_timeout=%g s" % timeout):
-            poll_until(
-                self.clock,
-                self.read_waiting,
-                lambda read: self.server.stage != WAITING,
-                timeout,
-                self.request.poll_interval,
-                self.ceiling,
-                undecided=lambda read: read is not None and self.server.recheck,
-            )
-        if self.server.stage == WAITING:
-            self.run.wait_over(self.server)
+        def read():
+            with self.client.deadline(ends - self.clock.monotonic(), "%s=%g s" % (option, timeout)):
+                found = self.read_again(shared=stage == WAITING)  # a wait's reads are shared when they can be
+            if found is not None:
+                self.run.observe(server, found)
+                if stage == WAITING:
+                    server.not_before = found.started + 0.001  # the next read must show something newer
+            return found
+
+        poll_until(
+            self.clock,
+            read,
+            lambda found: server.stage != stage,
+            timeout,
+            self.request.poll_interval,
+            self.ceiling,
+            undecided=lambda found: found is not None and server.recheck,
+        )
+        if server.stage == stage:
+            (self.run.drain_over if stage == DRAINING else self.run.wait_over)(server)
 
     def read_back(self):
         """Without wait, after a lost answer: one read at once decides (progress means the panel had it)."""
-        read = self.read_later(lambda: read_by_id(self.client, self.server.id))
+        read = self.read_again()
         if read is not None:
             self.run.observe(self.server, read)
         if self.server.stage == WAITING:
@@ -204,23 +172,15 @@ class OneServer(object):
     # -- confirm_only --------------------------------------------------------------------------
 
     def confirm_earlier(self):
-        """Send nothing: confirm the action an earlier task queued, as the ledger holds it.
-
-        The first read waits until one ``poll_interval`` after the entry was queued: an action
-        queued a moment ago cannot show yet, and a batch queued together is then confirmed by
-        reads that one list request can answer for all of it.
-        """
+        """Send nothing: confirm the action an earlier task queued, as the ledger holds it."""
         ledger, action = self.run.ledger, self.request.action
         if ledger is None:
             self.server.fail(say.CONFIRM_NEEDS_LEDGER)
             return
-        if self.request.server_id is not None:
-            recorded = ledger.find(self.request.server_id, action)
-            if self.request.wait and not self.run.check_mode:
-                self.hold_off(recorded)
-            read = self.read_confirming(recorded)
-        else:
+        if self.request.server_id is None:
             read = self.read_first()
+        else:
+            read = self.read_confirming(ledger.find(self.request.server_id, action))
         server = self.adopt(read)
         server.take(read)
         entry = open_entries.latest(self.run.settle(server), action)
@@ -234,24 +194,24 @@ class OneServer(object):
             server.finish(ledger_messages.applied_message(entry, server.label))
 
     def read_confirming(self, entry):
-        """The first read of confirm_only: any list read that started one poll_interval after ``entry`` was queued.
+        """confirm_only's first read: one that started one poll_interval after ``entry`` (open) was queued.
 
-        Unlike the read before queueing, which must start after the task did (a decision to
-        send rests on it), a confirmation only needs a read the outcome can show in: so the
-        confirm tasks of a whole batch, queued before, share one list read.
+        An action queued a moment ago cannot show yet: with ``wait`` the task sleeps until then
+        (never longer than wait_timeout).  Unlike the read before queueing, which must start after
+        the task did (a decision to send rests on it), a confirmation only needs a read the outcome
+        can show in: so the confirm tasks of a batch queued together share one list read.
         """
-        if entry is None or not is_open(entry) or self.before_reads is None:
-            return self.read_first()
-        not_before = min(entry["queued_at"] + self.request.poll_interval, self.clock.time())
-        return self.before_reads.read_before(self.request.server_id, max(not_before, entry["queued_at"]))
-
-    def hold_off(self, entry):
-        """Sleep until one poll_interval after ``entry`` (open) was queued, never longer than wait_timeout."""
         if entry is None or not is_open(entry):
-            return
-        delay = entry["queued_at"] + self.request.poll_interval - self.clock.time()
-        if delay > 0:
+            return self.read_first()
+        due = entry["queued_at"] + self.request.poll_interval
+        delay = due - self.clock.time()
+        if self.request.wait and not self.run.check_mode and delay > 0:
             self.clock.sleep(min(delay, self.request.wait_timeout))
+        if self.before_reads is None:
+            return self.read_first()
+        return self.before_reads.read_before(
+            self.request.server_id, max(min(due, self.clock.time()), entry["queued_at"])
+        )
 
 
 def run_one_server(client, request, check_mode=False, diff=False, status_reads=None, before_reads=None, ledger=None):

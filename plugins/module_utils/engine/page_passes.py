@@ -3,34 +3,24 @@
 
 """PRIVATE: the follow-up of a task with ``ids``: the reads after the sending, until no server needs one.
 
-Once every page is read and acted on (engine/many_servers.py), two kinds of servers still need reads:
-those whose players are draining (each read decides again, and sends when the players left) and
-those whose outcome the task waits for (each read is judged by the server's Convergence).  They
-are read in passes over only the pages that hold them (engine/pages.py), with a GET for a server
-gone from its page.
+Once every page is read and acted on (engine/many_servers.py), the servers whose players are draining
+and those whose outcome the task waits for are read in passes over only the pages that hold them
+(engine/pages.py), with a GET for a server gone from its page.  Each read, or its failure, goes to
+the engine (engine/run.py: ``observe``, ``unread``), which judges it; this file only schedules and reads.
 
-The schedule: the first pass one ``poll_interval`` after the last answer; each gap after that
-half as long again, up to FOLLOW_UP_CEILING, so agents slower than the first reads cost a few
-passes and not one per poll_interval; and never closer than ``pass_interval`` allows, so the
-passes take no more than their share of the token's minute.  Once outcomes arrive (a server
-waited for is seen on its way, stopping or starting, or a pass confirmed one less than a
-``poll_interval`` ago), the agents are at work and the outcomes left are likely a read away:
-the passes then come at the pace ``pass_interval`` allows, at most one an ARRIVING_PASS_SECONDS,
-so the last outcome is seen within about that and not a backed-off gap later.  A server whose agent never acts costs at most a ``poll_interval`` of
-such passes after the last outcome, then the backoff goes on; one seen stuck on its way (a boot
-that never ends) is read at that pace until its wait runs out.
-
-This file only schedules and reads: each read, or its failure, goes to the engine (engine/run.py:
-``observe``, ``unread``), which judges it.  A server sent early in a long run is judged on what a
-read shows, not on when its turn to be read came; a read that could not tell (Convergence.undecided)
-is made again UNDECIDED_RECHECK_SECONDS later.
+The schedule: the first pass one ``poll_interval`` after the last answer; each gap after that half as
+long again, up to FOLLOW_UP_CEILING, so slow agents cost a few passes and not one per poll_interval;
+never closer than ``pass_interval`` allows, so the passes take no more than their share of the
+token's minute.  While outcomes arrive (``read_quickly``) the passes come at that pace, at most one
+an ARRIVING_PASS_SECONDS, so the last outcome is seen within about that and not a backed-off gap
+later.  A read that could not tell (Convergence.undecided) is made again UNDECIDED_RECHECK_SECONDS later.
 """
 
 from __future__ import annotations
 
 import collections
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import pass_interval
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import pass_interval, read_by_id
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.polling import BACKOFF_FACTOR
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server import FOLLOWED_UP, WAITING
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import UNDECIDED_RECHECK_SECONDS
@@ -92,7 +82,8 @@ class PagePasses(object):
         starting), or a pass showed one less than a ``poll_interval`` ago.  Only servers waiting for
         an outcome (players draining keep their own pace), and not one still in its first gap (its
         agent has had no time yet), nor one read again after a read that could not tell (that read
-        waits for the uptime to move on).
+        waits for the uptime to move on).  An agent that never acts so costs at most a poll_interval
+        of such passes after the last outcome; a server seen stuck on its way, until its wait runs out.
         """
         waiting = [server for server in active if server.stage == WAITING]
         last_outcome = self.engine.last_outcome
@@ -120,21 +111,13 @@ class PagePasses(object):
         agent late that has had no time yet (they keep their own schedule).
         """
         reads, run = self.pages, self.engine
-        by_page = collections.OrderedDict()
-        alone = []
         due_ids = set(server.id for server in due)
-        for server in due:
-            index = reads.page_of.get(server.id)
-            if index is None:
-                alone.append(server)
-            else:
-                by_page.setdefault(index, [])
+        by_page = collections.OrderedDict((reads.page_of[s.id], []) for s in due if s.id in reads.page_of)
+        alone = [server for server in due if server.id not in reads.page_of]
         for server in active:
             if reads.page_of.get(server.id) in by_page:
                 by_page[reads.page_of[server.id]].append(server)
-        cost = 0
         for index, on_page in by_page.items():
-            cost += 1
             try:
                 fresh = reads.read_again([index])
             except PanelError as error:
@@ -154,12 +137,11 @@ class PagePasses(object):
                     server.take(read)
                     run.converged(server)
         for server in alone:
-            cost += 1
             try:
-                read = reads.read_one(server.id)
+                read = read_by_id(reads.client, server.id)
             except PanelError as error:
                 run.unread(server, error)
                 continue
             self.seen.add(server.id)
             run.observe(server, read)
-        return cost
+        return len(by_page) + len(alone)

@@ -1,17 +1,12 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""PRIVATE: the list reads of a task with ``ids``: the pages of the fleet, and which server is on which.
+"""PRIVATE: the list reads of a task with ``ids`` (engine/many_servers.py says how it uses them).
 
-The task reads the fleet once, page by page, and acts on each page before it reads the next:
-the read each action rests on is then as young as the page, whatever the size of the fleet.  To
-read a server again (a read grown older than ``max_read_age``, players draining, an outcome to
-confirm) it reads again only the pages holding the servers it still needs, by the address the
-panel gave each page.  A server no longer on the page it was on (the list shifted) is looked up
-by a GET of its own.
-
-``pass_interval`` is the schedule of the confirming reads: the pause between two passes over the
-pages still needed, so that confirming takes no more than half the token's minute.
+``PageReads``: the fleet's pages, which server is on which, and a page read again by the address the
+panel gave it; ``read_by_id``: the GET of one server, for a server no page shows (any more);
+``pass_interval``: the pace of the confirming passes, so that they take no more than their share
+of the token's minute.
 """
 
 from __future__ import annotations
@@ -58,10 +53,6 @@ class PageReads(object):
             for read in self._take(index, page):
                 found[read.server["id"]] = read
         return found
-
-    def read_one(self, server_id):
-        """A GET of one server (not on any page read, or gone from its page); its TimedRead."""
-        return read_by_id(self.client, server_id)
 
     def _take(self, index, page):
         reads = []

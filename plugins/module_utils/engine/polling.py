@@ -1,20 +1,17 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""PRIVATE: How a waiter reads a server again and again without wasting the rate budget.
+"""PRIVATE: how a one-server task paces its reads while it waits (``poll_until``, ``poll_ceiling``).
 
-A queued action runs only when the server's agent next checks in, which may take
-tens of seconds, so a waiter reads the server again and again.  Each read costs a
-request from the one budget the token shares with every other fork, so:
-
-* ``poll_until``: reads start at ``poll_interval`` and slow down geometrically up to a
-  ceiling derived from the rate limit; no sleep ever runs past the deadline;
-* ``SharedStatusReads``: when several processes (forks) work on servers of the same
-  token at once, one list read answers the read before queueing and the waits'
-  reads of all of them (see its docstring).
+A queued action runs only when the server's agent next checks in, which may take tens of seconds,
+and every read costs a request from the one budget the token shares with every other fork: so the
+reads slow down geometrically, up to a ceiling derived from the rate limit (BACKOFF_FACTOR spaces the
+follow-up passes of a task with ``ids`` too).
 """
 
 from __future__ import annotations
+
+import collections
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import UNDECIDED_RECHECK_SECONDS
 
@@ -40,13 +37,8 @@ def poll_ceiling(poll_interval, rate_limit):
     return max(float(poll_interval), min(LONGEST_POLL_INTERVAL, budget_interval))
 
 
-class PollOutcome:
-    """What a poll ended with: the last value read, whether ``done`` held, how many reads."""
-
-    def __init__(self, last, done, reads):
-        self.last = last
-        self.done = done
-        self.reads = reads
+# What a poll ended with: the last value read, whether ``done`` held, how many reads.
+PollOutcome = collections.namedtuple("PollOutcome", "last done reads")
 
 
 def poll_until(clock, read, done, timeout, poll_interval, ceiling, undecided=None):

@@ -29,61 +29,42 @@ DEFAULTS = {
     "canary": 0,
 }
 
-# The task parameters ControlRequest.from_params copies under their own name: those with a default,
-# the gates that have none, and the connection options the engine reads.
-_REQUEST_OPTIONS = tuple(DEFAULTS) + ("min_uptime", "max_players", "only_if_status", "api_variant", "rate_limit")
+# Every option ControlRequest holds, with the value it takes when not given: server_control's own
+# (DEFAULTS), the gates that have no default, and the connection options the engine reads.
+#   only_if_status  None: any status may be acted on (an empty list is refused by problems())
+#   ignore_pending  send even when the ledger holds an open entry for the same action (replacing it)
+#   confirm_only    send nothing: confirm the action an earlier task queued (the ledger's entry for it)
+#   max_read_age    ids: the oldest read (seconds) an action may rest on; older, the server is read again
+#   canary          ids: how many servers are sent alone and confirmed first (engine/canary.py)
+_OPTIONS = dict(
+    DEFAULTS,
+    min_uptime=None,
+    max_players=None,
+    only_if_status=None,
+    api_variant="live",
+    rate_limit=CONNECTION_DEFAULTS["rate_limit"],
+)
 
 
 class ControlRequest:
-    """What the user asked for (``problems()`` checks it); usually built from the module's parameters."""
+    """What the user asked for (``problems()`` checks it); usually built from the module's parameters.
 
-    def __init__(
-        self,
-        state,
-        server_id=None,
-        name=None,
-        wait=DEFAULTS["wait"],
-        wait_timeout=DEFAULTS["wait_timeout"],
-        poll_interval=DEFAULTS["poll_interval"],
-        min_uptime=None,
-        max_players=None,
-        drain_timeout=DEFAULTS["drain_timeout"],
-        on_busy=DEFAULTS["on_busy"],
-        stopped_statuses=DEFAULTS["stopped_statuses"],
-        only_if_status=None,
-        ignore_pending=DEFAULTS["ignore_pending"],
-        confirm_only=DEFAULTS["confirm_only"],
-        max_read_age=DEFAULTS["max_read_age"],
-        canary=DEFAULTS["canary"],
-        api_variant="live",
-        rate_limit=CONNECTION_DEFAULTS["rate_limit"],
-        ids=None,
-    ):
+    ``ids``: the servers of a many-servers task (None: one server, by ``server_id`` or ``name``);
+    every other keyword is one of _OPTIONS, attributes of the same name.
+    """
+
+    def __init__(self, state, server_id=None, name=None, ids=None, **options):
+        unknown = sorted(set(options) - set(_OPTIONS))
+        if unknown:
+            raise TypeError("ControlRequest has no option %s" % ", ".join(unknown))
         self.state = state
         self.server_id = server_id
         self.name = name
-        self.wait = wait
-        self.wait_timeout = wait_timeout
-        self.poll_interval = poll_interval
-        self.min_uptime = min_uptime
-        self.max_players = max_players
-        self.drain_timeout = drain_timeout
-        self.on_busy = on_busy
-        self.stopped_statuses = tuple(stopped_statuses)
-        # None: any status may be acted on; otherwise only these (an empty list is refused by problems())
-        self.only_if_status = None if only_if_status is None else tuple(only_if_status)
-        # Send even when the ledger holds an open entry for the same action (replacing it).
-        self.ignore_pending = ignore_pending
-        # Send nothing: confirm the action an earlier task queued (the ledger's entry for it).
-        self.confirm_only = confirm_only
-        # ids: the oldest read (seconds) an action may rest on; older, the server is read again first.
-        self.max_read_age = max_read_age
-        # ids: how many servers are sent alone and confirmed before any other is sent (engine/canary.py).
-        self.canary = canary
-        # The servers of a many-servers task (None: one server, by server_id or name).
         self.ids = None if ids is None else tuple(ids)
-        self.api_variant = api_variant
-        self.rate_limit = rate_limit
+        self.__dict__.update(_OPTIONS, **options)
+        self.stopped_statuses = tuple(self.stopped_statuses)
+        if self.only_if_status is not None:
+            self.only_if_status = tuple(self.only_if_status)
 
     @classmethod
     def from_params(cls, params):
@@ -92,7 +73,7 @@ class ControlRequest:
         An empty ``stopped_statuses`` stays empty, so problems() refuses it instead of silently using
         the default; a ``rate_limit`` of 0 (pacing off) stays 0.
         """
-        options = dict((option, params[option]) for option in _REQUEST_OPTIONS if params.get(option) is not None)
+        options = dict((option, params[option]) for option in _OPTIONS if params.get(option) is not None)
         return cls(
             params["state"], server_id=params.get("id"), name=params.get("name"), ids=params.get("ids"), **options
         )

@@ -3,25 +3,11 @@
 
 """PRIVATE: the one engine of server_control: what is done for each server of a task, on each read of it.
 
-A ControlRun holds the task's servers (engine/server.py) and applies the rules to them, read by
-read, for one server and for many alike.  How and when the servers are read is the drivers' part:
-engine/many_servers.py reads the fleet by pages, engine/one_server.py reads its one server by a
-GET (or a shared list read); both hand every read to this class and nothing else.
-
-* ``decide``: rules/decision.py's Plan on a read, applied (nothing to do, a restart the ledger
-  counts, an open entry followed, a gate that holds it, drains or skips, an action planned);
-  the open entries the read proves done are marked so first.
-* ``send``: exactly once.  The ``sending`` entry is claimed before the POST, atomically (of
-  several processes deciding the same action at once exactly one sends; the others follow its
-  entry).  A lost answer (PanelAmbiguousError) makes it ``may_be_queued``, never resent, and
-  ``changed`` stays true: a restart that may happen is never hidden.  Any other PanelError
-  means the panel did not queue it: the entry goes.  An error that concerns the whole task
-  (not a server that is not found) raises TaskStopped: nothing more is sent.
-* ``observe`` / ``unread``: a later read of a draining or waiting server, or its failure.  A
-  wait ends on a read that shows the outcome (Convergence), or on one started after the
-  server's deadline that still does not, unless it cannot tell (Convergence.undecided); an
-  outage shorter than the wait does not end it.  Without ``wait``, a lost answer is judged on
-  one read: any progress means the panel had it.
+A ControlRun holds the task's servers (engine/server.py) and applies the rules to every read of them,
+for one server and for many alike: ``decide`` on a read, ``send`` exactly once, ``observe`` a later
+read (or ``unread``, its failure) until the wait ends.  How and when the servers are read is the
+drivers' part (engine/many_servers.py: pages; engine/one_server.py: its own GET); both hand every
+read to this class and nothing else.
 """
 
 from __future__ import annotations
@@ -88,7 +74,7 @@ class ControlRun(object):
     # -- decide ------------------------------------------------------------------------------------
 
     def decide(self, server, read):
-        """Apply decision.decide to ``server`` on ``read``; returns the verdict (SEND: the action is planned)."""
+        """Apply decision.decide to ``server`` on ``read`` (its proven entries marked first); returns the verdict."""
         server.take(read)
         server.before = server.before or read.server
         entries = self.settle(server)
@@ -153,15 +139,19 @@ class ControlRun(object):
         if not self.request.wait or self.check_mode:
             server.finish(ledger_messages.pending_message(entry, server.label))
             return
-        server.stage, server.converged = WAITING, False
-        server.convergence = open_entries.convergence_for(entry, self.request.stopped_statuses)
-        server.not_before = self.clock.time()
-        server.deadline = server.not_before + self.request.wait_timeout
+        self.wait_for(server, open_entries.convergence_for(entry, self.request.stopped_statuses), self.clock.time())
 
     # -- send ----------------------------------------------------------------------------------
 
     def send(self, server):
-        """Claim, POST, and record the answer; raises TaskStopped on an error that concerns the whole task."""
+        """Claim, POST, and record the answer; raises TaskStopped on an error that concerns the whole task.
+
+        The ``sending`` entry is claimed before the POST, atomically: of several processes deciding
+        the same action at once exactly one sends, the others follow its entry.  A lost answer
+        (PanelAmbiguousError) makes it ``may_be_queued``, never resent, and ``changed`` stays true: a
+        restart that may happen is never hidden.  Any other PanelError means the panel did not queue
+        it: the entry goes, and unless the server is not found nothing more is sent.
+        """
         action = server.action
         if self.ledger is not None:
             entry, standing = self.ledger.claim(
@@ -192,11 +182,13 @@ class ControlRun(object):
         if not self.request.wait and server.lost is None:
             server.finish()
             return
-        server.stage, server.not_before = WAITING, answered
+        self.wait_for(server, Convergence(self.request, server.before, server.read.finished), answered)
+
+    def wait_for(self, server, convergence, since):
+        """``server`` waits for the outcome ``convergence`` judges, from ``since`` (without wait: one read decides)."""
+        server.stage, server.not_before, server.convergence = WAITING, since, convergence
         server.converged = False if self.request.wait else None
-        server.convergence = Convergence(self.request, server.before, server.read.finished)
-        # without wait, a lost answer is judged on the first read after it
-        server.deadline = answered + (self.request.wait_timeout if self.request.wait else 0)
+        server.deadline = since + (self.request.wait_timeout if self.request.wait else 0)
 
     def send_planned(self, server):
         """Send ``server``'s planned action, if it still has one; an error about the whole task stops the sending."""
@@ -221,7 +213,13 @@ class ControlRun(object):
     # -- later reads -----------------------------------------------------------------------------
 
     def observe(self, server, read):
-        """A later read of a draining or waiting server."""
+        """A later read of a draining or waiting server.
+
+        A wait ends on a read that shows the outcome (Convergence), or on one started after the
+        server's deadline that still does not, unless it cannot tell (Convergence.undecided): an
+        outage shorter than the wait does not end it.  Without ``wait``, a lost answer is judged on
+        one read: any progress means the panel had it.
+        """
         server.read_failure = None
         if server.stage == DRAINING:
             self.decide_again(server, read)

@@ -1,16 +1,13 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""PRIVATE: status reads shared by the processes (forks) working on servers of the same token.
-
-When several forks each control one server at once, one list read answers the read before
-queueing and the waits' reads of all of them, instead of one GET each (see SharedStatusReads).
-"""
+"""PRIVATE: status reads shared by the forks working on servers of the same token (SharedStatusReads)."""
 
 from __future__ import annotations
 
 import os
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import read_by_id
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
@@ -47,40 +44,33 @@ def gather_seconds(rate_limit):
 class SharedStatusReads:
     """Status reads of many servers at once, coalesced into list reads across processes.
 
-    In a fleet restart every fork reads its server before queueing and again and
-    again while it waits; twenty forks would cost twenty ``GET /servers/{id}`` per
-    round.  Instead, while at least MIN_SHARING_WAITERS tasks of the same token are
-    active (and more of them than the pages a list read costs), a task that needs a
-    read joins the list read another task announced for an instant ("read_at") not
-    yet past, or announces one ``gather_seconds`` ahead.  At that instant one of the
-    tasks due reads ``GET /servers`` for all of them and leaves the result as a
-    snapshot; the others answer from it.  When no more tasks are due then than the
-    list read costs pages, each reads its own server instead.  A lone task never
-    waits: it makes its single GET at once.  For the read before queueing, the tasks
-    expected count too (``batch_hosts``: how many hosts of the play's batch run the same
-    task), so that the first forks of a batch do not read alone before the others
-    have registered; such a task, if nobody joins it after all, waits one gathering.
+    In a fleet restart every fork reads its server before queueing and again while it waits: twenty
+    forks would cost twenty ``GET /servers/{id}`` a round.  Instead, while at least MIN_SHARING_WAITERS
+    tasks of the token are active (and more of them than a list read costs pages), a task that needs a
+    read joins the list read another announced for an instant ("read_at") not yet past, or announces
+    one ``gather_seconds`` ahead; at that instant one of the tasks due reads ``GET /servers`` for all
+    of them and leaves it as a snapshot, the others answer from it.  With no more tasks due than the
+    list costs pages, each reads its own server; a lone task makes its single GET at once.  The read
+    before queueing counts the tasks expected too (``batch_hosts``: the hosts of the play's batch
+    running the same task), so that the first forks of a batch do not read alone before the others
+    registered; such a task, if nobody joins it after all, waits one gathering.
 
-    The freshness rule that keeps decisions exact: a snapshot answers a read only if
-    its list read *started* at or after ``not_before``.  The read before queueing
-    (``read_before``) passes the instant the task started, so an action is never
-    decided on a read that started before the task did; it takes any such snapshot
-    at once.  A waiter (``read``) passes the instant its POST was answered, then just
-    after its previous read, so an answer never predates the action and each read sees
-    something newer; and as its read is due now, it takes no snapshot that started
-    more than ``gather`` seconds ago (it would show an older state, and so cost the
-    waiter a whole poll interval when the change it waits for just happened).
-    Wall-clock time (``clock.time()``) is the common time of all processes; snapshots
-    from the future (a clock set back) are ignored.
+    The freshness rule that keeps decisions exact: a snapshot answers a read only if its list read
+    *started* at or after ``not_before``.  The read before queueing (``read_before``) passes the
+    instant the task started, so no action is decided on a read that started before the task did.  A
+    waiter (``read``) passes the instant its POST was answered, then just after its previous read, so
+    an answer never predates the action and each read sees something newer; and, its read being due
+    now, it takes no snapshot that started more than ``gather`` seconds ago (an older state would cost
+    it a whole poll interval when the change it waits for just happened).  Wall-clock time
+    (``clock.time()``) is the common time of all processes; snapshots from the future are ignored.
 
-    State (state/files.py, the token's StateFiles): ``readers`` (each active task's last
-    sign of life and the read it is due at; the list read announced, and which
-    process claimed it; what the last list read cost in requests) and ``snapshot`` (the last list
-    read: when it started and ended, for which panel, the servers).  No lock is held
-    while the list is read: a claim in ``readers`` tells the others to wait for it
-    (at most LIST_READ_WAIT_SECONDS, and a wait's read never past the wait's deadline:
-    ``client.deadline()``).  Any file problem quietly turns sharing off:
-    every read is then the task's own GET, exactly as without this class.
+    State (the token's StateFiles, state/files.py): ``readers`` (each active task's last sign of life
+    and the read it is due at, the list read announced and which process claimed it, what the last
+    list read cost in requests) and ``snapshot`` (the last list read: its start and end, its panel,
+    the servers).  No lock is held while the list is read: a claim in ``readers`` tells the others to
+    wait for it (at most LIST_READ_WAIT_SECONDS, and a wait's read never past the wait's deadline:
+    ``client.deadline()``).  Any file problem quietly turns sharing off: every read is then the
+    task's own GET, exactly as without this class.
     """
 
     def __init__(self, client, files, panel, gather=SHORTEST_GATHER, member=None, batch_hosts=0):
@@ -127,11 +117,7 @@ class SharedStatusReads:
 
     def _read(self, server_id, not_before, fresh):
         shared = self._guarded(lambda: self._shared_read(server_id, not_before, fresh))
-        if shared is not None:
-            return shared
-        started = self.clock.time()
-        server = self.client.get_server(server_id)
-        return TimedRead(server, started, self.clock.time())
+        return read_by_id(self.client, server_id) if shared is None else shared
 
     def close(self):
         """This task is done: it no longer counts towards sharing."""
@@ -152,21 +138,14 @@ class SharedStatusReads:
     def _shared_read(self, server_id, not_before, fresh):
         now = self.clock.time()
         active, cost = self.files.update("readers", self._touch(now))
-        # A task the play runs on many hosts is not alone even before the others registered: its
-        # first read announces a list read (if nobody joins it by then, it reads its own server).
-        # A waiter's later reads come when the others have registered, if there are any.
         expected = active if fresh else max(active, self.batch_hosts)
         if expected < MIN_SHARING_WAITERS or expected <= cost:
             return None
-        # The read before queueing only needs a read that started after the task did; a
-        # waiter's read is due now, and an older snapshot would show an older state.
         oldest = not_before if not fresh else max(not_before, now - self.gather)
         found = self._answer(self.files.read("snapshot"), server_id, oldest)
         if found is not None:
             return found
-        # A wait's read (inside client.deadline()) waits for a list read only until the wait's
-        # deadline, then reads its own server: at the deadline retries are off, so that GET is
-        # one attempt, as poll_until's last read is.  The read before queueing has no deadline.
+        # At the wait's deadline retries are off: the own GET then is one attempt, as poll_until's last read is.
         left = self.client.deadline_left()
         read_at = self.files.update("readers", self._join(now, oldest, None if left is None else now + left))
         if read_at is None:
@@ -240,13 +219,18 @@ class SharedStatusReads:
         )
         return readers["tasks"]
 
-    def _touch(self, now, due=None):
-        """Stamp this task (due at the list read of ``due``, or none); returns (active tasks, list cost)."""
+    def _stamp(self, readers, now, due=None):
+        """This task's sign of life at ``now`` (due at the list read of ``due``, or none); returns the active tasks."""
+        tasks = self._prune(readers, now)
+        tasks[self.member] = {"seen": now, "due": due}
+        self.registered = True
+        return tasks
+
+    def _touch(self, now):
+        """Stamp this task; returns (active tasks, list cost)."""
 
         def change(readers):
-            tasks = self._prune(readers, now)
-            tasks[self.member] = {"seen": now, "due": due}
-            self.registered = True
+            tasks = self._stamp(readers, now)
             cost = readers.get("cost")
             return len(tasks), cost if isinstance(cost, int) and cost > 0 else 1
 
@@ -267,9 +251,7 @@ class SharedStatusReads:
             if latest is not None and read_at > latest:
                 return None
             readers["next_read"] = read_at
-            tasks = self._prune(readers, now)
-            tasks[self.member] = {"seen": now, "due": read_at}
-            self.registered = True
+            self._stamp(readers, now, read_at)
             return read_at
 
         return change
@@ -307,9 +289,8 @@ class SharedStatusReads:
 
     def _release_claim(self, now, cost):
         def change(readers):
-            tasks = self._prune(readers, now)
-            if self.member in tasks:
-                tasks[self.member] = {"seen": now, "due": None}
+            if self.member in self._prune(readers, now):
+                self._stamp(readers, now)
             claim = readers.get("claim")
             if isinstance(claim, dict) and claim.get("member") == self.member:
                 readers.pop("claim")
