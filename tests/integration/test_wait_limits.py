@@ -23,11 +23,15 @@ def run_control(ansible, **options):
 
 
 def when_posted(emulator, server_id, then):
-    """Run ``then()`` in a thread as soon as the emulator has received the action POST."""
+    """Run ``then()`` in a thread as soon as the emulator has queued the action.
+
+    Queued, not only received: the emulator counts a POST before it queues its action, so a check-in
+    made on the received count alone could come before the action is there to apply.
+    """
 
     def watch():
         deadline = time.monotonic() + 60
-        while emulator.control.counters()["posts"].get(server_id, 0) < 1 and time.monotonic() < deadline:
+        while emulator.control.counters()["actions_queued"].get(server_id, 0) < 1 and time.monotonic() < deadline:
             time.sleep(0.02)
         then()
 
