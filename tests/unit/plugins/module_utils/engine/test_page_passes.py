@@ -13,7 +13,7 @@ import pytest
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAmbiguousError, PanelAuthError
 
-from test_many_servers import by_id, fleet, posted, restart_applies, run  # pylint: disable=import-error
+from test_many_servers import by_id, fleet, posted, run  # pylint: disable=import-error
 
 
 def late_lost_answer_beside_a_drain(client, then=None):

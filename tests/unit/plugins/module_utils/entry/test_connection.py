@@ -13,7 +13,6 @@ from ansible_collections.gamepanel.panel.plugins.doc_fragments import panel as p
 from ansible_collections.gamepanel.panel.plugins.module_utils.api import client as client_module
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry import connection as module_utils
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelNotFoundError
 
 from panel_fakes import TOKEN
 
