@@ -308,10 +308,9 @@ def groups(decided, first=False, after=None):
         return ordered[:1]
     if after is None:
         return ordered
-    canaries = [canary for canary in _canaries(after) if canary.get("ids")]
-    if any(canary.get("confirmed") is False for canary in canaries):
+    if _lost_canary(after):
         return []
-    if canaries:
+    if _sent_canaries(after):
         return [dict(group, control=dict(group["control"], canary=0)) for group in ordered[1:]]
     return ordered[1:]
 
@@ -324,8 +323,14 @@ def _task_results(control):
                 yield task_result
 
 
-def _canaries(control):
-    return [task_result["canary"] for task_result in _task_results(control) if task_result.get("canary")]
+def _sent_canaries(control):
+    """The canaries the tasks of ``control`` sent (a task that had none to send reports an empty one)."""
+    return [result["canary"] for result in _task_results(control) if (result.get("canary") or {}).get("ids")]
+
+
+def _lost_canary(control):
+    """The canary of ``control`` that did not come back, or None."""
+    return next((canary for canary in _sent_canaries(control) if canary.get("confirmed") is False), None)
 
 
 def _line_result(line, task_result):
@@ -381,7 +386,7 @@ def outcomes(decided, control=None, check_mode=False, failure=None):
         canary = task_result.get("canary") or {}
         canaries.update(((account, server_id), canary.get("msg")) for server_id in canary.get("ids") or ())
     # a canary that did not come back: the other groups' tasks did not run (groups, after=)
-    lost_canary = next((c for c in _canaries(control) if c.get("ids") and c.get("confirmed") is False), None)
+    lost_canary = _lost_canary(control)
     found = {}
     for host, decided_for_host in decided.items():
         server = (decided_for_host.get("account"), decided_for_host.get("server_id"))
