@@ -14,13 +14,20 @@ RESULTS = ("failed", "skipped", "restarted", "started", "unchanged")
 OUTCOME_FACT = "gamepanel_outcome"
 
 
-def _outcome(hostvars, host):
-    try:
-        variables = hostvars[host]
-    except KeyError:
-        return None
-    outcome = variables.get(OUTCOME_FACT) if hasattr(variables, "get") else None
-    return outcome if isinstance(outcome, dict) and outcome.get("result") else None
+def _host_facts(hostvars, hosts):
+    """``{host: (outcome or None, account or None)}``, each host's variables looked up once: Ansible builds them on each lookup."""
+    found = {}
+    for host in hosts:
+        try:
+            variables = hostvars[host]
+        except KeyError:
+            variables = None
+        if not hasattr(variables, "get"):
+            found[host] = (None, None)
+            continue
+        outcome = variables.get(OUTCOME_FACT)
+        found[host] = (outcome if isinstance(outcome, dict) and outcome.get("result") else None, variables.get(ACCOUNT_VARIABLE))
+    return found
 
 
 def _took(elapsed):
@@ -35,14 +42,9 @@ def _pending_words(entry):
     return "%s queued at %s (%s)" % (entry.get("action") or "action", when_queued(entry), entry.get("state") or "open")
 
 
-def _account_lines(hosts, hostvars, by_result):
+def _account_lines(hosts, facts, by_result):
     """One line per account when the hosts belong to several (gamepanel_account): its counts, or nothing."""
-    account_of = {}
-    for host in hosts:
-        try:
-            account_of[host] = hostvars[host].get(ACCOUNT_VARIABLE)
-        except (KeyError, AttributeError):
-            account_of[host] = None
+    account_of = dict((host, facts[host][1]) for host in hosts)
     accounts = sorted(set(str(account) for account in account_of.values() if account))
     if len(accounts) < 2:
         return []
@@ -66,8 +68,10 @@ def fleet_summary(hosts, hostvars, job="fleet job", batch=None):
         )
     by_result = dict((result, []) for result in RESULTS)
     not_reached, canaries, paces = [], [], []
+    play_hosts = set(hosts)
+    facts = _host_facts(hostvars, list(hosts) + [host for host in (batch or []) if host not in play_hosts])
     for host in hosts:
-        outcome = _outcome(hostvars, host)
+        outcome = facts[host][0]
         if outcome is None:
             not_reached.append(host)
             continue
@@ -79,13 +83,13 @@ def fleet_summary(hosts, hostvars, job="fleet job", batch=None):
 
     counts = dict((result, len(entries)) for result, entries in by_result.items())
     counts["not_reached"] = len(not_reached)
-    batch_failed = [host for host in (batch or []) if (_outcome(hostvars, host) or {}).get("result") == "failed"]
+    batch_failed = [host for host in (batch or []) if (facts[host][0] or {}).get("result") == "failed"]
 
     headline = ", ".join(
         "%d %s" % (count, result) for result, count in counts.items() if count and result != "not_reached"
     )
     lines = ["%s: %d server(s): %s" % (job, len(hosts), headline or "none processed")] + canaries
-    lines.extend(_account_lines(hosts, hostvars, by_result))
+    lines.extend(_account_lines(hosts, facts, by_result))
     if paces:
         lines.append("Requests %s." % " and ".join(paces))
     for result, entries in by_result.items():

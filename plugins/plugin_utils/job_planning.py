@@ -303,7 +303,8 @@ def groups(decided, first=False, after=None):
         key = (str(account or ""),) + tuple(sorted((name, repr(value)) for name, value in control.items()))
         group = {"control": control, "ids": [], "account": account, "via": decided_for_host.get("via")}
         found.setdefault(key, group)["ids"].append(decided_for_host["server_id"])
-    ordered = [found[key] for key in sorted(found)]
+    several = len(set(str(plan.get("account") or "") for plan in decided.values())) > 1
+    ordered = [dict(found[key], label=_group_label(found[key], several)) for key in sorted(found)]
     if first:
         return ordered[:1]
     if after is None:
@@ -313,6 +314,12 @@ def groups(decided, first=False, after=None):
     if _sent_canaries(after):
         return [dict(group, control=dict(group["control"], canary=0)) for group in ordered[1:]]
     return ordered[1:]
+
+
+def _group_label(group, several_accounts):
+    """What the task's loop shows of a group: its account (when the batch has several), action and size."""
+    account = "%s " % group["account"] if several_accounts else ""
+    return "%s%s: %d server(s)" % (account, group["control"].get("state"), len(group["ids"]))
 
 
 def _task_results(control):

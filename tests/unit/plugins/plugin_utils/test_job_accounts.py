@@ -105,6 +105,8 @@ def test_each_host_is_decided_on_its_own_accounts_read():
         ("eu", "eu_a", ["mc-02"]),
         ("us", "us_a", ["mc-01"]),
     ]
+    # the loop's label names the account only when the batch has several
+    assert [group["label"] for group in groups] == ["eu restarted: 1 server(s)", "us restarted: 1 server(s)"]
 
 
 def test_a_failed_read_fails_its_accounts_hosts_only():

@@ -347,6 +347,7 @@ def test_a_batch_is_grouped_into_one_ids_task_per_kind_of_action():
         ("restarted", ["mc-01", "mc-02"]),
         ("started", ["mc-03"]),
     ]
+    assert [group["label"] for group in grouped] == ["restarted: 2 server(s)", "started: 1 server(s)"]
     with pytest.raises(AnsibleFilterError, match="fleet_groups expects"):
         fleet_groups(["not", "plans"])
 
