@@ -22,7 +22,7 @@ What is checked, by an explicit convention (docs/testing.md, "The docs test"):
    option's environment variables. With ``all``, every name of SOURCE must have a row.
 2. Prefixed names. Every name starting with a role or rulebook variable prefix
    (``rolling_restart_``, ``maintenance_``, ``ensure_online_``, ``fleet_report_``, ``keep_online_``,
-   ``fleet_job_``) in inline code or a code block must exist; written as ``\\`name\\` (LITERAL)``
+   ``internal_fleet_job_``) in inline code or a code block must exist; written as ``\\`name\\` (LITERAL)``
    (a number, true, false, null, none, [] or a backticked value), LITERAL must be its default.
    Every ``gamepanel_*`` variable and ``GAMEPANEL_*`` environment variable named must occur in the code.
 3. YAML examples. In ```` ```yaml ```` blocks: the arguments of a gamepanel.panel module task, an
@@ -62,7 +62,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from eda_docs import string_constants  # noqa: E402  pylint: disable=wrong-import-position
 
 MISSING = object()
-PREFIXES = ("rolling_restart_", "maintenance_", "ensure_online_", "fleet_report_", "keep_online_", "fleet_job_")
+PREFIXES = ("rolling_restart_", "maintenance_", "ensure_online_", "fleet_report_", "keep_online_", "internal_fleet_job_")
 PREFIXED = re.compile(r"\b(?:%s)[a-z0-9_]*[a-z0-9]\b" % "|".join(p[:-1] for p in PREFIXES))
 GP_VAR = re.compile(r"(?<![\w.-])gamepanel_[a-z0-9_]*[a-z0-9](?![\w-])")
 GP_ENV = re.compile(r"\bGAMEPANEL_[A-Z0-9_]*[A-Z0-9]\b")

@@ -3,7 +3,7 @@
 """PRIVATE: what a fleet job decides for one host, and the outcome it records, in words.
 
 The roles rolling_restart, maintenance and ensure_online run the same steps (the internal
-role fleet_job): read the fleet, decide per host, run server_control for the hosts that act,
+role internal_fleet_job): read the fleet, decide per host, run server_control for the hosts that act,
 record ``gamepanel_outcome`` = ``{result, reason, elapsed, pending}``.  The decision and every
 reason a host is given are written here, once, in Python; the roles only name the job and
 pass its settings.  The filters fleet_plans and fleet_outcomes are the way in from Jinja.
