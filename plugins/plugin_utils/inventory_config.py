@@ -20,16 +20,17 @@ import os
 
 import yaml
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import TOKEN_FILE_OPTION
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import CONNECTION_KEYS, TOKEN_ENV_KEY
 
 PLUGIN_NAMES = ("gamepanel.panel.servers", "servers")
 # How a file of the gamepanel.panel.servers inventory is named (the plugin accepts no other).
 CONFIG_SUFFIXES = ("gamepanel.yml", "gamepanel.yaml")
 
-# The inventory options the source uses: the shared connection options (and the name of the
-# variable holding the account's token), and what decides the inventory's host names and which
+# The inventory options the source uses: the shared connection options (and the token file, and the
+# name of the variable holding the account's token), and what decides the inventory's host names and which
 # servers it holds.
-CONNECTION_OPTIONS = ("api_token",) + CONNECTION_KEYS + (TOKEN_ENV_KEY,)
+CONNECTION_OPTIONS = ("api_token", TOKEN_FILE_OPTION) + CONNECTION_KEYS + (TOKEN_ENV_KEY,)
 NAMING_OPTIONS = ("hostname_source", "hostname_prefix", "account", "games", "statuses", "name_patterns")
 USED_OPTIONS = CONNECTION_OPTIONS + NAMING_OPTIONS
 

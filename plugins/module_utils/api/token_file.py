@@ -20,6 +20,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
 
 TOKEN_ENV = "GAMEPANEL_API_TOKEN"
 TOKEN_FILE_ENV = "GAMEPANEL_API_TOKEN_FILE"
+# The inventory file's option for the same (the inventory plugin and the event source read it).
+TOKEN_FILE_OPTION = "api_token_file"
 # A token is a few hundred bytes at most; a bigger file is the wrong file, and is not read whole.
 MAX_TOKEN_FILE_BYTES = 64 * 1024
 

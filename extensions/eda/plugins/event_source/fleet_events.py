@@ -67,7 +67,9 @@ description:
     with: C(-i)), else from the C(GAMEPANEL_*) environment variables. From the file the source takes the
     connection options, C(hostname_source), C(hostname_prefix), C(account), C(games), C(statuses) and
     C(name_patterns) as written, and the token from the variable C(api_token_env) names when the file sets it
-    (one activation per account: see docs/accounts.md of the collection); it renders
+    (one activation per account: see docs/accounts.md of the collection), else from the file C(api_token_file)
+    names, before C(GAMEPANEL_API_TOKEN); last comes the file C(GAMEPANEL_API_TOKEN_FILE) names (a token file
+    readable by every user, empty or missing stops the source at its start, naming the file); it renders
     no template and decrypts no vault value (it names such an option in its log and falls back to the
     environment). A server that the file's C(games), C(statuses) or C(name_patterns) leave out is logged
     with its event, whose C(host) is null and C(in_inventory) false."
@@ -190,6 +192,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils.api import token_file  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_config  # noqa: E402
@@ -258,11 +261,16 @@ def connection_params(args, environ=None, inventory_options=None):
                 )
             except job_connection.ConnectionVariableError as error:
                 raise SettingsError("fleet_events: %s" % error) from None
+        if value is None and name == "api_token" and inventory_options.get(token_file.TOKEN_FILE_OPTION):
+            # like the inventory plugin: the file the inventory names comes before the environment's token
+            value = _token_in_file(inventory_options[token_file.TOKEN_FILE_OPTION], "api_token_file")
         if value is None and option.get("fallback"):
             for variable in option["fallback"][1]:
                 if environ.get(variable) not in (None, ""):
                     value = environ[variable]
                     break
+        if value is None and name == "api_token" and environ.get(token_file.TOKEN_FILE_ENV):
+            value = _token_in_file(environ[token_file.TOKEN_FILE_ENV], token_file.TOKEN_FILE_ENV)
         if value is None:
             value = option.get("default")
         value = _convert(name, value, option.get("type", "str"))
@@ -270,6 +278,14 @@ def connection_params(args, environ=None, inventory_options=None):
             raise SettingsError("fleet_events: %s must be one of %s." % (name, ", ".join(option["choices"])))
         params[name] = value
     return params
+
+
+def _token_in_file(path, named_by):
+    """The token the file ``path`` holds (``named_by`` gave it); a file that cannot be used stops the source, naming it."""
+    try:
+        return token_file.read_token_file(str(path), named_by)
+    except token_file.TokenFileError as error:
+        raise SettingsError("fleet_events: %s" % error) from None
 
 
 def _string_list(name, value):

@@ -546,3 +546,55 @@ def test_an_unset_token_variable_of_the_inventory_is_refused_at_start_naming_it(
             environ={"GAMEPANEL_API_TOKEN": TOKEN},
             argv=["x", "-i", str(inventory)],
         )
+
+
+def _token_file(tmp_path, name, content, mode=0o600):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    path.chmod(mode)
+    return path
+
+
+def test_the_token_file_the_environment_names_is_read_after_the_token_variable(tmp_path):
+    path = _token_file(tmp_path, "token", TOKEN + "\n")
+    assert fleet_events.connection_params({}, {"GAMEPANEL_API_TOKEN_FILE": str(path)})["api_token"] == TOKEN
+    # the variable, when set, comes first (as for the modules)
+    environ = {"GAMEPANEL_API_TOKEN": "from-the-variable", "GAMEPANEL_API_TOKEN_FILE": str(path)}
+    assert fleet_events.connection_params({}, environ)["api_token"] == "from-the-variable"
+
+
+def test_the_inventory_files_token_file_comes_before_the_environments_token(tmp_path):
+    path = _token_file(tmp_path, "read-only-token", TOKEN)
+    inventory = tmp_path / "fleet.gamepanel.yml"
+    inventory.write_text(
+        "plugin: gamepanel.panel.servers\nbase_url: https://eu.example/api/v1\napi_token_file: %s\n" % path,
+        encoding="utf-8",
+    )
+    source = fleet_events.FleetEventSource(
+        {}, environ={"GAMEPANEL_API_TOKEN": "the-jobs-control-token"}, argv=["ansible-rulebook", "-i", str(inventory)]
+    )
+    assert source.client._token.reveal() == TOKEN  # pylint: disable=protected-access
+    assert "api_token" not in source.params  # nothing but the client keeps it
+
+
+@pytest.mark.parametrize(
+    "content, mode, words",
+    [
+        (TOKEN, 0o644, "can be read by every user"),
+        ("", 0o600, "is empty"),
+        (None, 0o600, "does not exist"),
+    ],
+)
+def test_a_token_file_that_cannot_be_used_stops_the_source_naming_it_and_never_its_content(
+    tmp_path, content, mode, words
+):
+    path = tmp_path / "token"
+    if content is not None:
+        path = _token_file(tmp_path, "token", content, mode)
+    with pytest.raises(fleet_events.SettingsError) as refused:
+        fleet_events.FleetEventSource(
+            {"base_url": "https://eu.example/v1"}, environ={"GAMEPANEL_API_TOKEN_FILE": str(path)}, argv=["x"]
+        )
+    message = str(refused.value)
+    assert words in message and str(path) in message and "GAMEPANEL_API_TOKEN_FILE" in message
+    assert TOKEN not in message
