@@ -10,6 +10,8 @@
 * The connection written only in the inventory file (base_url, rate_limit), the token only in
   GAMEPANEL_API_TOKEN: the source reads the panel named there, paced at the file's rate_limit,
   and the ensure_online run it starts reaches the same panel.
+* The token only in a file (GAMEPANEL_API_TOKEN_FILE, as a systemd credential or a container
+  secret gives it): the source and the ensure_online run it starts both read it there.
 * A budget_share outside (0, 1]: the source stops at start and says why.
 """
 
@@ -20,6 +22,7 @@ import time
 
 from emulator.harness import EmulatorProcess
 
+from conftest import TOKEN
 from test_keep_online import wait_until
 
 FLEET = ["srv-%05d" % number for number in range(1, 31)]
@@ -102,6 +105,31 @@ def test_the_source_takes_the_connection_from_the_inventory_file_alone(rulebook)
         # 1 request a read, 0.25 x 50 = 12.5 a minute: every 4.8 s, said once
         assert output.count("the source reads every 5 s instead") == 1, output
         assert "gp-test-owner-control" not in output
+
+
+def test_the_source_and_its_jobs_read_the_token_from_the_file_the_environment_names(rulebook, tmp_path):
+    token_file = tmp_path / "credentials" / "gamepanel-token"
+    token_file.parent.mkdir()
+    token_file.write_text(TOKEN + "\n", encoding="utf-8")
+    token_file.chmod(0o600)
+    with EmulatorProcess() as emulator:
+        watcher = rulebook(
+            emulator.live_url,
+            {"keep_online_interval": 1, "keep_online_start_found_stopped": False},
+            # an empty GAMEPANEL_API_TOKEN counts as unset: the file is the only place the token is
+            env={"GAMEPANEL_API_TOKEN": "", "GAMEPANEL_API_TOKEN_FILE": str(token_file)},
+        )
+        watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
+        emulator.control.set_server("ark-01", status="offline", uptime_seconds=0)
+        wait_until(lambda: emulator.control.counters()["posts"].get("ark-01") == 1, 90, "the start of ark-01")
+        watcher.wait_for(r"ensure_online: \d+ server\(s\)", timeout=90)
+        output = watcher.output()
+        watcher.stop()
+        counters = emulator.control.counters()
+        assert counters["posts"] == {"ark-01": 1}
+        # every request, the source's reads and the job's start, carried the file's token
+        assert set(counters["requests"]) == {"owner-control"}, counters["requests"]
+        assert TOKEN not in output
 
 
 def test_a_budget_share_outside_zero_to_one_stops_the_source_at_start(rulebook):
