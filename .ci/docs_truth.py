@@ -62,7 +62,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from eda_docs import string_constants  # noqa: E402  pylint: disable=wrong-import-position
 
 MISSING = object()
-PREFIXES = ("rolling_restart_", "maintenance_", "ensure_online_", "fleet_report_", "keep_online_", "internal_fleet_job_")
+PREFIXES = (
+    "rolling_restart_",
+    "maintenance_",
+    "ensure_online_",
+    "fleet_report_",
+    "keep_online_",
+    "internal_fleet_job_",
+)
 PREFIXED = re.compile(r"\b(?:%s)[a-z0-9_]*[a-z0-9]\b" % "|".join(p[:-1] for p in PREFIXES))
 GP_VAR = re.compile(r"(?<![\w.-])gamepanel_[a-z0-9_]*[a-z0-9](?![\w-])")
 GP_ENV = re.compile(r"\bGAMEPANEL_[A-Z0-9_]*[A-Z0-9]\b")

@@ -62,7 +62,8 @@ class ActionModule(ActionBase):
             # the servers of several accounts name their panels themselves (panels): no one connection applies
             if not self._task.args.get("panels"):
                 self._task.args = job_connection.task_arguments(
-                    self._task.args, job_connection.host_variables(self._templar, task_vars or {})
+                    self._task.args,
+                    job_connection.host_variables(self._templar, task_vars or {}, self._task.delegate_to),
                 )
         except job_connection.ConnectionVariableError as error:
             raise AnsibleActionFail(str(error)) from None

@@ -26,7 +26,10 @@ def _host_facts(hostvars, hosts):
             found[host] = (None, None)
             continue
         outcome = variables.get(OUTCOME_FACT)
-        found[host] = (outcome if isinstance(outcome, dict) and outcome.get("result") else None, variables.get(ACCOUNT_VARIABLE))
+        found[host] = (
+            outcome if isinstance(outcome, dict) and outcome.get("result") else None,
+            variables.get(ACCOUNT_VARIABLE),
+        )
     return found
 
 

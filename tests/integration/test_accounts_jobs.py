@@ -119,6 +119,25 @@ def test_the_report_covers_every_account_with_the_account_shown(ansible, panels)
     assert own_token_only(panels["eu"], panels["us"])
 
 
+def test_the_report_of_a_target_shows_its_hosts_own_servers_and_reads_only_their_accounts(ansible, panels):
+    """mc-02 is on both panels: the target us_Creative is us's mc-02 (5 players), never eu's."""
+    run = run_job(ansible, panels, "report", {"target": "us_Creative"})
+    assert run.rc == 0, run.describe()
+    document = json.loads((ansible.workdir / "fleet-report" / "fleet-report.json").read_text(encoding="utf-8"))
+    assert [(server["id"], server["players_current"]) for server in document["servers"]] == [("mc-02", 5)]
+    # the inventory reads both panels once; the report reads the us panel only
+    requests = dict((name, list(panel.control.counters()["requests"].values())[0]) for name, panel in panels.items())
+    assert requests == {"eu": {"live GET /servers": 1}, "us": {"live GET /servers": 2}}
+    assert own_token_only(panels["eu"], panels["us"])
+
+    run = run_job(ansible, panels, "report", {"target": "eu_Creative:us_Survival"})
+    assert run.rc == 0, run.describe()
+    document = json.loads((ansible.workdir / "fleet-report" / "fleet-report.json").read_text(encoding="utf-8"))
+    rows = sorted((server["account"], server["id"]) for server in document["servers"])
+    assert rows == [("eu", "mc-02"), ("us", "mc-01")]
+    assert own_token_only(panels["eu"], panels["us"])
+
+
 def test_status_shows_each_accounts_servers_with_the_account(ansible, panels):
     run = run_job(ansible, panels, "status", {"target": "eu_Creative:us_Creative:us_Survival"})
     assert run.rc == 0, run.describe()
