@@ -85,6 +85,18 @@ def test_a_mass_outage_is_started_in_one_run_with_hosts_named_by_id_and_a_crash_
         print("ensure_online runs for the outage of 20: %s" % runs)
 
 
+def one_crash_started(watcher, emulator):
+    """After the baseline read, ark-01 goes offline: the watcher's ensure_online run starts it once. Its output."""
+    watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
+    emulator.control.set_server("ark-01", status="offline", uptime_seconds=0)
+    wait_until(lambda: emulator.control.counters()["posts"].get("ark-01") == 1, 90, "the start of ark-01")
+    watcher.wait_for(r"ensure_online: \d+ server\(s\)", timeout=90)
+    output = watcher.output()
+    watcher.stop()
+    assert emulator.control.counters()["posts"] == {"ark-01": 1}
+    return output
+
+
 def test_the_source_takes_the_connection_from_the_inventory_file_alone(rulebook):
     with EmulatorProcess() as emulator:
         watcher = rulebook(
@@ -92,14 +104,8 @@ def test_the_source_takes_the_connection_from_the_inventory_file_alone(rulebook)
             {"keep_online_interval": 1, "keep_online_start_found_stopped": False},
             inventory="plugin: gamepanel.panel.servers\nbase_url: %s\nrate_limit: 50\n" % emulator.live_url,
         )
-        watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
         # the playbook the rulebook runs takes the same connection (the inventory's gamepanel_connection)
-        emulator.control.set_server("ark-01", status="offline", uptime_seconds=0)
-        wait_until(lambda: emulator.control.counters()["posts"].get("ark-01") == 1, 90, "the start of ark-01")
-        watcher.wait_for(r"ensure_online: \d+ server\(s\)", timeout=90)
-        output = watcher.output()
-        watcher.stop()
-        assert emulator.control.counters()["posts"] == {"ark-01": 1}
+        output = one_crash_started(watcher, emulator)
         assert re.search(r"inventory \S*fleet.gamepanel.yml gives base_url, rate_limit", output), output
         assert "watching %s every 1 s (rate_limit 50 per minute" % emulator.live_url in output
         # 1 request a read, 0.25 x 50 = 12.5 a minute: every 4.8 s, said once
@@ -119,16 +125,10 @@ def test_the_source_and_its_jobs_read_the_token_from_the_file_the_environment_na
             # an empty GAMEPANEL_API_TOKEN counts as unset: the file is the only place the token is
             env={"GAMEPANEL_API_TOKEN": "", "GAMEPANEL_API_TOKEN_FILE": str(token_file)},
         )
-        watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
-        emulator.control.set_server("ark-01", status="offline", uptime_seconds=0)
-        wait_until(lambda: emulator.control.counters()["posts"].get("ark-01") == 1, 90, "the start of ark-01")
-        watcher.wait_for(r"ensure_online: \d+ server\(s\)", timeout=90)
-        output = watcher.output()
-        watcher.stop()
-        counters = emulator.control.counters()
-        assert counters["posts"] == {"ark-01": 1}
+        output = one_crash_started(watcher, emulator)
         # every request, the source's reads and the job's start, carried the file's token
-        assert set(counters["requests"]) == {"owner-control"}, counters["requests"]
+        requests = emulator.control.counters()["requests"]
+        assert set(requests) == {"owner-control"}, requests
         assert TOKEN not in output
 
 
