@@ -28,6 +28,9 @@ runs with a fresh emulator state and a fresh state directory (rate budget, ledge
                    same token (plain GETs at a steady pace); only at the largest Team row
   ids_second_consumer  the ids job beside the same other client; only at the largest Team row
 
+``--repeat N`` runs each row's jobs N times in a row, each time with its own no-op row, then prints
+for each job the wall time and the ratio to the floor as min / median / max.
+
 ``--profile`` prints under its row each task's wall time and the peak memory while it ran (a
 callback in callback_plugins/ and the memory sampler's samples).
 
@@ -53,6 +56,7 @@ import math
 import os
 import platform
 import re
+import statistics
 import tempfile
 import threading
 import time
@@ -368,6 +372,36 @@ def format_row(row):
     )
 
 
+def spread_lines(rows):
+    """One line per job and row of the runs repeated in a row: wall and ratio to the floor, min / median / max."""
+    runs = {}
+    for row in rows:
+        if row.get("ratio") is not None:
+            runs.setdefault((row["job"], row["size"], row["plan"], row["forks"]), []).append(row)
+    lines = []
+    for (job, size, plan, forks), repeated in runs.items():
+        walls = sorted(row["wall"] for row in repeated)
+        ratios = sorted(row["ratio"] for row in repeated)
+        lines.append(
+            "# %s %d %s forks %d, %d runs in a row: wall %.1f / %.1f / %.1f s, ratio %.2f / %.2f / %.2f× (min / median / max), rc %s"
+            % (
+                job,
+                size,
+                plan,
+                forks,
+                len(repeated),
+                walls[0],
+                statistics.median(walls),
+                walls[-1],
+                ratios[0],
+                statistics.median(ratios),
+                ratios[-1],
+                ",".join(str(row["rc"]) for row in repeated),
+            )
+        )
+    return lines
+
+
 HEADER = (
     "| job | N | plan | forks | wall s | true floor s | wall / floor | floor of its design, ratio | requests | per server "
     "| 429s | acted once / twice / never | peak MiB | rc |\n"
@@ -383,6 +417,9 @@ def parse_args():
     parser.add_argument("--agents", choices=sorted(AGENTS), default="fast", help="agent timing (real: 30 s, 60 s)")
     parser.add_argument("--keep", help="keep the working files here")
     parser.add_argument("--profile", action="store_true", help="print each task's wall time of every run")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="run each row's jobs this many times in a row (each with its no-op)"
+    )
     parser.add_argument("--quick", action="store_true", help="accepted for make bench; the rows say what runs")
     return parser.parse_args()
 
@@ -411,15 +448,19 @@ def main():
     for size, plan, forks in rows:
         with EmulatorProcess(fleet_size=size) as emulator:
             bench.emulator = emulator
-            noop = bench.run_job("noop", size, plan, forks, 0.0)
-            bench.rows.append(noop)
-            print(format_row(noop), flush=True)
-            for job in args.jobs:
-                if job == "noop" or (job in CONSUMED_JOBS and (plan != "team" or size != largest_team)):
-                    continue
-                row = bench.run_job(job, size, plan, forks, noop["wall"])
-                bench.rows.append(row)
-                print(format_row(row), flush=True)
+            for unused_run in range(max(1, args.repeat)):
+                noop = bench.run_job("noop", size, plan, forks, 0.0)
+                bench.rows.append(noop)
+                print(format_row(noop), flush=True)
+                for job in args.jobs:
+                    if job == "noop" or (job in CONSUMED_JOBS and (plan != "team" or size != largest_team)):
+                        continue
+                    row = bench.run_job(job, size, plan, forks, noop["wall"])
+                    bench.rows.append(row)
+                    print(format_row(row), flush=True)
+    if args.repeat > 1:
+        for line in spread_lines(bench.rows):
+            print(line)
     print("# done, load average %s; working files in %s" % (" ".join("%.1f" % v for v in os.getloadavg()), workdir))
     if args.json:
         Path(args.json).write_text(json.dumps({"rows": bench.rows, "account": ACCOUNT}, indent=1))
