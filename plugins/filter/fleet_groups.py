@@ -7,9 +7,9 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import groups
 
 
-def fleet_groups(plans, first=False, after=None):
+def fleet_groups(plans, first=False, after=None, rest=False):
     """See fleet_groups.yml."""
-    return groups(plans, first=first, after=after)
+    return groups(plans, first=first, after=after, rest=rest)
 
 
 class FilterModule(object):

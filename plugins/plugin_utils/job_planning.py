@@ -280,15 +280,18 @@ def plans(fleet, job_name, settings, hostvars, hosts, window=None, read_failure=
     return decided
 
 
-def groups(decided, first=False, after=None):
-    """The acting hosts of a batch as server_control tasks: ``[{control, ids}]``, one per distinct control.
+def groups(decided, first=False, after=None, rest=False):
+    """The acting hosts of a batch as server_control tasks: ``[{control, ids, label}]``, one per distinct control.
 
     A job acts on a batch with one server_control task per group (``ids``): rolling_restart and
     ensure_online make one group per account, maintenance at most two (its restarts and its starts).
 
-    The canary is the job's, not a group's: ``first`` gives only the first group, whose task sends the
-    canary; ``after`` (that task's registered result) gives the others: none when its canary did not
-    come back, and without a canary of their own when it did.
+    The canary is the job's, not a group's, and nothing is sent after it unless it came back: ``first``
+    gives only the first group, whose task sends it. ``after`` (the registered result of the tasks that ran
+    so far, one or a list) gives the groups they did not run: none when a canary did not come back, every
+    one without a canary of its own when one came back, and while no task sent one yet (none of its
+    servers could take it at the engine's read), only the next group, which carries it. ``rest`` gives,
+    in that last case, every group left, each with its own canary: the job's last control task.
     """
     if not isinstance(decided, dict):
         raise AnsibleFilterError("fleet_groups expects the plans fleet_plans returned, not %r." % (decided,))
@@ -311,9 +314,16 @@ def groups(decided, first=False, after=None):
         return ordered
     if _lost_canary(after):
         return []
+    left = ordered[_groups_run(after) :]
     if _sent_canaries(after):
-        return [dict(group, control=dict(group["control"], canary=0)) for group in ordered[1:]]
-    return ordered[1:]
+        return [dict(group, control=dict(group["control"], canary=0)) for group in left]
+    return left if rest else left[:1]
+
+
+def _groups_run(control):
+    """How many groups the registered loops ``control`` (one, or a list) ran: their items, one group each."""
+    registered = control if isinstance(control, (list, tuple)) else [control]
+    return sum(len((loop or {}).get("results") or ()) for loop in registered)
 
 
 def _group_label(group, several_accounts):

@@ -74,6 +74,33 @@ def test_one_canary_for_the_job_whose_loss_keeps_the_other_account_untouched(ans
     assert not_sent in lines, lines
 
 
+def test_a_first_group_that_sends_no_canary_passes_it_to_the_next_and_nothing_goes_after_a_lost_one(ansible, panels):
+    """Four groups: eu's restarts, eu's starts, us's restarts, us's starts.
+
+    eu's restarts are all busy through their drain, so their task sends no canary; eu's starts carry
+    it (mc-03 first), and its agent is gone: neither of us's groups may be sent.
+    """
+    for server_id in ("mc-02", "ark-01"):
+        panels["eu"].control.set_server(server_id, players={"current": 3, "max": 20})
+    panels["eu"].control.disconnect("mc-03")
+    settings = {
+        "maintenance_restart_after": 3000,
+        "maintenance_start_stopped": True,
+        "maintenance_drain_timeout": 1,
+        "maintenance_canary": 1,
+        "maintenance_wait_timeout": 3,
+    }
+    run = run_job(ansible, panels, "maintenance", settings)
+    assert run.rc == 2, run.describe()
+    assert posts(panels["eu"]) == {"mc-03": 1} and posts(panels["us"]) == {}
+    assert own_token_only(panels["eu"], panels["us"])
+    lines = summary(run, "Summary of the maintenance")
+    assert "The canary (mc-03) did not come back: nothing else was sent." in lines, lines
+    not_sent = "Not sent: the canary (mc-03) did not come back, so nothing else was sent."
+    for host in ("eu_Rust_Test", "us_Modded", "us_ARK_Island"):
+        assert any(line.startswith("  %s: %s" % (host, not_sent)) for line in lines), "\n".join(lines)
+
+
 def test_maintenance_restarts_and_starts_per_account(ansible, panels):
     settings = {"maintenance_restart_after": 3000, "maintenance_start_stopped": True}
     checked = run_job(ansible, panels, "maintenance", settings, check=True)

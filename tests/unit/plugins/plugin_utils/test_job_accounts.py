@@ -153,7 +153,7 @@ def test_the_canary_is_the_jobs_not_each_accounts():
     # it came back: the other account is sent, without a canary of its own
     after = fleet_groups(decided, after=canary_task(first[0], True))
     assert [(group["account"], group["control"]["canary"]) for group in after] == [("us", 0)]
-    # the first task sent no canary (nothing eligible there): the next groups keep theirs
+    # the first task sent no canary (nothing eligible there): the next group carries it
     idle = {"results": [{"item": first[0], "servers": [], "canary": {"ids": [], "confirmed": None, "msg": "none"}}]}
     assert [group["control"]["canary"] for group in fleet_groups(decided, after=idle)] == [1]
     # it did not come back: nothing else is sent, and the other account's host says why
@@ -165,6 +165,58 @@ def test_the_canary_is_the_jobs_not_each_accounts():
         "Not sent: the canary (mc-01) did not come back, so nothing else was sent."
     )
     assert found["eu_a"]["outcome"]["result"] == "failed"
+
+
+def test_when_the_first_group_sends_no_canary_the_next_carries_it_and_nothing_after_it_goes_unless_it_came_back():
+    # maintenance over two accounts: four groups (each account's restarts and starts)
+    stopped = dict(online("mc-03"), status="offline", uptime_seconds=0)
+    hostvars = dict(
+        HOSTVARS,
+        eu_c=host("eu", EU, "mc-03", gamepanel_status="offline"),
+        us_c=host("us", US, "mc-03", gamepanel_status="offline"),
+    )
+    groups_of = dict(GROUPS, account_eu=GROUPS["account_eu"] + ["eu_c"], account_us=GROUPS["account_us"] + ["us_c"])
+    accounts = fleet_accounts(["eu_a", "eu_c", "us_a", "us_c"], groups_of, hostvars)
+    read = {"results": [dict(item=account, servers=[online("mc-01"), stopped], pending=[]) for account in accounts]}
+    settings = {"restart_after": 3600, "max_players": 0, "start_stopped": True, "canary": 1}
+    decided = fleet_plans(read, "maintenance", settings, hostvars)
+    every = fleet_groups(decided)
+    assert [(group["account"], group["control"]["state"]) for group in every] == [
+        ("eu", "restarted"),
+        ("eu", "started"),
+        ("us", "restarted"),
+        ("us", "started"),
+    ]
+    first = fleet_groups(decided, first=True)
+    idle = {"results": [{"item": first[0], "servers": [], "canary": {"ids": [], "confirmed": None, "msg": "none"}}]}
+    following = fleet_groups(decided, after=idle)
+    assert [(group["account"], group["control"]["state"], group["control"]["canary"]) for group in following] == [
+        ("eu", "started", 1)
+    ]
+    # its canary did not come back: the groups left are not sent, and their hosts say why
+    lost = canary_task(following[0], False, sent=("mc-03",))
+    assert fleet_groups(decided, after=[idle, lost], rest=True) == []
+    found = fleet_outcomes(decided, [idle, lost, {"results": [], "skipped": True}])
+    assert (
+        found["us_a"]["outcome"]["reason"]
+        == "Not sent: the canary (mc-03) did not come back, so nothing else was sent."
+    )
+    assert found["us_c"]["outcome"]["result"] == "skipped"
+    # it came back: the groups left go, without a canary of their own
+    back = canary_task(following[0], True, sent=("mc-03",))
+    left = fleet_groups(decided, after=[idle, back], rest=True)
+    assert [(group["account"], group["control"]["state"], group["control"]["canary"]) for group in left] == [
+        ("us", "restarted", 0),
+        ("us", "started", 0),
+    ]
+    # the first canary came back: the second task takes every group left, and the third none
+    came_back = canary_task(first[0], True)
+    assert len(fleet_groups(decided, after=came_back)) == 3
+    ran = {"results": [{"item": group, "servers": []} for group in fleet_groups(decided, after=came_back)]}
+    assert fleet_groups(decided, after=[came_back, ran], rest=True) == []
+    # no task sent a canary yet at the last one: every group left, each with its own
+    idle_next = {"results": [{"item": following[0], "servers": [], "canary": {"ids": [], "confirmed": None}}]}
+    assert [group["control"]["canary"] for group in fleet_groups(decided, after=[idle, idle_next], rest=True)] == [1, 1]
 
 
 def test_plans_from_anything_but_a_read_or_a_loop_of_reads_is_a_clear_error():
