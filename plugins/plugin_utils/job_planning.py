@@ -320,10 +320,14 @@ def groups(decided, first=False, after=None, rest=False):
     return left if rest else left[:1]
 
 
+def _loops(control):
+    """The registered server_control loops ``control`` stands for: one registered loop, or a list of them."""
+    return control if isinstance(control, (list, tuple)) else [control]
+
+
 def _groups_run(control):
-    """How many groups the registered loops ``control`` (one, or a list) ran: their items, one group each."""
-    registered = control if isinstance(control, (list, tuple)) else [control]
-    return sum(len((loop or {}).get("results") or ()) for loop in registered)
+    """How many groups the registered loops ``control`` ran: their items, one group each."""
+    return sum(len((loop or {}).get("results") or ()) for loop in _loops(control))
 
 
 def _group_label(group, several_accounts):
@@ -333,8 +337,8 @@ def _group_label(group, several_accounts):
 
 
 def _task_results(control):
-    """The results of the registered server_control loops ``control`` (one registered loop, or a list of them)."""
-    for registered in control if isinstance(control, (list, tuple)) else [control]:
+    """The results of the registered server_control loops ``control`` that ran (not skipped)."""
+    for registered in _loops(control):
         for task_result in (registered or {}).get("results") or ():
             if isinstance(task_result, dict) and not task_result.get("skipped"):
                 yield task_result
