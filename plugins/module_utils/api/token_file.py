@@ -75,15 +75,17 @@ def read_token_file(path, named_by):
     return token
 
 
-def token_from_environment(variables=(TOKEN_ENV,)):
+def token_from_environment(variables=(TOKEN_ENV,), environ=None):
     """The token the environment gives: the first of ``variables`` set, else the file ``GAMEPANEL_API_TOKEN_FILE`` names.
 
-    None when none is set (an empty value counts as unset); TokenFileError for a named file that cannot be used.
+    ``environ``: the environment to read (os.environ by default). None when none is set (an empty value
+    counts as unset); TokenFileError for a named file that cannot be used.
     """
+    environ = os.environ if environ is None else environ
     for variable in variables:
-        if os.environ.get(variable):
-            return os.environ[variable]
-    path = os.environ.get(TOKEN_FILE_ENV)
+        if environ.get(variable):
+            return environ[variable]
+    path = environ.get(TOKEN_FILE_ENV)
     if not path:
         return None
     return read_token_file(path, TOKEN_FILE_ENV)

@@ -261,16 +261,13 @@ def connection_params(args, environ=None, inventory_options=None):
                 )
             except job_connection.ConnectionVariableError as error:
                 raise SettingsError("fleet_events: %s" % error) from None
-        if value is None and name == "api_token" and inventory_options.get(token_file.TOKEN_FILE_OPTION):
-            # like the inventory plugin: the file the inventory names comes before the environment's token
-            value = _token_in_file(inventory_options[token_file.TOKEN_FILE_OPTION], "api_token_file")
-        if value is None and option.get("fallback"):
+        if value is None and name == "api_token":
+            value = _token_of_files_or_environment(inventory_options, option["fallback"][1], environ)
+        elif value is None and option.get("fallback"):
             for variable in option["fallback"][1]:
                 if environ.get(variable) not in (None, ""):
                     value = environ[variable]
                     break
-        if value is None and name == "api_token" and environ.get(token_file.TOKEN_FILE_ENV):
-            value = _token_in_file(environ[token_file.TOKEN_FILE_ENV], token_file.TOKEN_FILE_ENV)
         if value is None:
             value = option.get("default")
         value = _convert(name, value, option.get("type", "str"))
@@ -280,10 +277,15 @@ def connection_params(args, environ=None, inventory_options=None):
     return params
 
 
-def _token_in_file(path, named_by):
-    """The token the file ``path`` holds (``named_by`` gave it); a file that cannot be used stops the source, naming it."""
+def _token_of_files_or_environment(inventory_options, variables, environ):
+    """The token the inventory file's ``api_token_file`` names, else the environment's (``variables``, then the
+    file GAMEPANEL_API_TOKEN_FILE names), else None: the inventory plugin's order. A file that cannot be used
+    stops the source, naming it."""
+    path = inventory_options.get(token_file.TOKEN_FILE_OPTION)
     try:
-        return token_file.read_token_file(str(path), named_by)
+        if path:
+            return token_file.read_token_file(str(path), token_file.TOKEN_FILE_OPTION)
+        return token_file.token_from_environment(variables, environ)
     except token_file.TokenFileError as error:
         raise SettingsError("fleet_events: %s" % error) from None
 
