@@ -7,9 +7,9 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_accounts import batch_accounts
 
 
-def fleet_accounts(hosts, groups, hostvars):
+def fleet_accounts(hosts, hostvars):
     """See fleet_accounts.yml."""
-    return batch_accounts(hosts, groups, hostvars)
+    return batch_accounts(hosts, hostvars)
 
 
 class FilterModule(object):

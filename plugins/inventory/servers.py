@@ -243,7 +243,12 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
     NO_INVENTORY_TOKEN_MESSAGE,
     PanelError,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import TOKEN_FILE_ENV, read_token_file
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import (
+    TOKEN_ENV,
+    TOKEN_FILE_ENV,
+    read_token_file,
+    token_digest,
+)
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_accounts as accounts
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming
@@ -287,9 +292,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
         try:
             self._read_config_data(path)
-            connection = self._connection_settings()
+            connection, handed = self._connection_settings(path)
             servers = self._servers(path, connection, use_cache=cache)
-            self._populate(path, connection, self._filtered(servers))
+            self._populate(path, connection, handed, self._filtered(servers))
         except AnsibleError as error:
             # Ansible turns a failed source into a warning and runs on with no hosts; the
             # reason, kept on the all group, lets playbooks and roles fail loudly instead.
@@ -303,14 +308,6 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         if entry not in entries:  # a source tried twice (auto plugin and enabled plugin) counts once
             entries.append(untrusted(entry))
         group.set_variable(variable, entries)
-
-    def _handed_connection(self, connection):
-        """The settings this source used, never the token, as its hosts' jobs get them (gamepanel_connection)."""
-        handed = dict((key, connection[key]) for key in job_connection.CONNECTION_KEYS)
-        token_env = self.get_option("api_token_env")
-        if token_env:
-            handed[job_connection.TOKEN_ENV_KEY] = token_env
-        return handed
 
     def _hand_on_connection(self, handed, account):
         """Put the connection on the group of this source's hosts: its account's group, else the fleet group."""
@@ -336,28 +333,49 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             value = self.templar.template(value)
         return None if value is None else to_native(value)
 
-    def _token(self):
-        """api_token written in this file, else the variable api_token_env names, else api_token's GAMEPANEL_API_TOKEN."""
-        token = self._templated_option("api_token")
-        token_env = self.get_option("api_token_env")
-        if not token_env:
-            return token
-        try:
-            job_connection.check_token_env(token_env)
-        except job_connection.ConnectionVariableError as error:
-            raise AnsibleParserError(to_native(error))
-        _value, origin = self.get_option_and_origin("api_token")
-        if token and not str(origin).startswith("env"):
-            return token
-        token = os.environ.get(token_env)
-        if not token or not token.strip():
-            raise AnsibleParserError(job_connection.unset_token_env_message(token_env))
-        return token
+    def _token(self, path):
+        """``(token, handed, origin)``: the token this source reads with, what its hosts' jobs are told of it, and where it came from.
 
-    def _connection_settings(self):
+        The order is fixed: api_token written in this file, the variable api_token_env names, api_token_file
+        written in this file, GAMEPANEL_API_TOKEN, the file GAMEPANEL_API_TOKEN_FILE names. ``handed``
+        names the source (never the token) so a job reads this account's token where this source did; it is
+        empty where the source took the environment's, which the jobs take too.
+        """
+        token = self._templated_option("api_token")
+        if token and token.strip() and not self._from_environment("api_token"):
+            return token, {job_connection.TOKEN_INVENTORY_KEY: path}, "api_token in %s" % path
+        token_env = self.get_option("api_token_env")
+        if token_env:
+            try:
+                job_connection.check_token_env(token_env)
+                token = job_connection.token_from_env(token_env)
+            except job_connection.ConnectionVariableError as error:
+                raise AnsibleParserError(to_native(error))
+            return token, {job_connection.TOKEN_ENV_KEY: token_env}, "the environment variable %s" % token_env
+        token_file = self._templated_option("api_token_file")
+        file_from_environment = self._from_environment("api_token_file")
+        try:
+            if token_file and not file_from_environment:
+                token = read_token_file(token_file, "api_token_file")
+                return token, {job_connection.TOKEN_FILE_KEY: token_file}, "the file %s (api_token_file)" % token_file
+            if token and token.strip():  # api_token's own environment variable
+                return token, {}, TOKEN_ENV
+            if token_file:
+                return (
+                    read_token_file(token_file, TOKEN_FILE_ENV),
+                    {},
+                    "the file %s (%s)" % (token_file, TOKEN_FILE_ENV),
+                )
+        except PanelError as error:
+            raise AnsibleParserError(str(error)) from None
+        return None, {}, None
+
+    def _connection_settings(self, path):
+        """The client's settings (with the token) and what the hosts' jobs are handed (without it)."""
+        token, token_source, origin = self._token(path)
         settings = {
             "base_url": self._templated_option("base_url"),
-            "api_token": self._token(),
+            "api_token": token,
             "api_variant": self._templated_option("api_variant") or "live",
             "validate_certs": self.get_option("validate_certs"),
             "request_timeout": self.get_option("request_timeout"),
@@ -365,32 +383,16 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             "retry_timeout": self.get_option("retry_timeout"),
             "allow_insecure_http": self.get_option("allow_insecure_http"),
         }
-        settings["api_token"] = self._token_or_token_file(settings["api_token"])
         # Checked here, not left to the client, because the cache key needs both before any client exists.
         if not settings["api_token"] or not settings["api_token"].strip():
             raise AnsibleParserError(NO_INVENTORY_TOKEN_MESSAGE)
         if not settings["base_url"] or not settings["base_url"].strip():
             raise AnsibleParserError(NO_BASE_URL_MESSAGE)
-        return settings
-
-    def _token_or_token_file(self, token):
-        """``token`` (api_token), or the one api_token_file holds: the inventory file's settings first, then the environment's.
-
-        In each, a token comes before a token file. Ansible lets the inventory file's value of an option
-        win over its environment variable; a token file named in the inventory file also wins over
-        GAMEPANEL_API_TOKEN, so that a read-only token for the inventory can sit beside a control token
-        in the environment for the jobs.
-        """
-        path = self._templated_option("api_token_file")
-        if not path:
-            return token
-        file_from_environment = self._from_environment("api_token_file")
-        if token and (file_from_environment or not self._from_environment("api_token")):
-            return token  # given in the same place as the file, or in a nearer one
-        try:
-            return read_token_file(path, TOKEN_FILE_ENV if file_from_environment else "api_token_file")
-        except PanelError as error:
-            raise AnsibleParserError(str(error)) from None
+        handed = dict((key, settings[key]) for key in job_connection.CONNECTION_KEYS)
+        handed.update(token_source)
+        handed[job_connection.TOKEN_DIGEST_KEY] = token_digest(settings["api_token"])
+        handed[job_connection.TOKEN_ORIGIN_KEY] = origin
+        return settings, handed
 
     def _from_environment(self, option):
         """Whether ``option``'s value came from its environment variable rather than from the inventory file."""
@@ -485,7 +487,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             )
         return kept
 
-    def _populate(self, path, connection, servers):
+    def _populate(self, path, connection, handed, servers):
         try:
             prefix = naming.check_hostvar_prefix(self.get_option("hostvar_prefix"))
             account = naming.check_account(self.get_option("account"))
@@ -499,7 +501,6 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 reserved=reserved,
                 prefix=naming.check_hostname_prefix(self.get_option("hostname_prefix")),
             )
-            handed = self._handed_connection(connection)
             # before anything is added: a clash with another source leaves this one out whole
             accounts.register(self.inventory, self._source(path, account, handed, connection, hosts))
         except ValueError as error:
@@ -535,7 +536,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         """This source as the register of accounts compares it with the others (accounts.Source)."""
         panel = (connection["base_url"], connection["api_variant"])
         named = dict((host_name, panel + (str(server.get("id")),)) for host_name, server in hosts)
-        return accounts.Source(path, account, handed, connection["api_token"], named)
+        compared = dict((key, handed[key]) for key in job_connection.CONNECTION_KEYS)
+        return accounts.Source(path, account, compared, connection["api_token"], named)
 
     def _constructed_features(self):
         """The compose/groups/keyed_groups settings, or None when none is configured (skips their per-host cost)."""

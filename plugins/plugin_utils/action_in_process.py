@@ -31,6 +31,7 @@ hands on and the token variable (job_connection.py).
 
 from __future__ import annotations
 
+import inspect
 import os
 from contextlib import contextmanager
 
@@ -39,6 +40,7 @@ from ansible.errors import AnsibleError
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.errors import UnsupportedError
 from ansible.module_utils.basic import remove_values
+from ansible.parsing.dataloader import DataLoader
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
@@ -75,18 +77,24 @@ class InProcessAction(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super(InProcessAction, self).run(tmp, task_vars)
         task_vars = task_vars or {}
+        environment = {}
+        self._compute_environment_string(environment)
         try:
-            args = job_connection.task_arguments(
-                self._task.args, job_connection.host_variables(self._templar, task_vars, self._task.delegate_to)
-            )
+            # the token a task takes from the environment is the one the task's environment gives
+            with _environment_overlay(environment):
+                args = job_connection.task_arguments(
+                    self._task.args,
+                    job_connection.host_variables(self._templar, task_vars, self._task.delegate_to),
+                    inventory_token=self._inventory_token,
+                )
         except job_connection.ConnectionVariableError as error:
             result.update(failed=True, msg=str(error))
+            if isinstance(error, job_connection.TokenMismatch):
+                result["token_mismatch"] = True  # the fleet jobs stop whole on it (job_accounts.py)
             return result
         if not self.runs_in_process():
             return self._run_module(result, args, task_vars)
         module_name = self._task.resolved_action or self._task.action
-        environment = {}
-        self._compute_environment_string(environment)
         # The task's environment applies to the whole run, as it would to the module's
         # process: to the options' fallbacks and to GAMEPANEL_STATE_DIR alike.
         with _environment_overlay(environment):
@@ -102,6 +110,20 @@ class InProcessAction(ActionBase):
         # Failing closed: what this validation marks no_log is unknown, so nothing is run here.
         display.vvv("%s: no no_log values from this ansible-core's validation: the module runs instead" % module_name)
         return self._run_module(result, args, task_vars)
+
+    def _inventory_token(self, path):
+        """The ``api_token`` the inventory file at ``path`` holds, decrypted and templated as the inventory did."""
+        try:
+            data = self._loader.load_from_file(path, **_TRUSTED)
+        except AnsibleError as error:
+            raise job_connection.ConnectionVariableError(
+                "the inventory file %s, whose api_token this host's source read its panel with, cannot be read "
+                "again: %s" % (path, _first_line(error))
+            ) from None
+        token = data.get("api_token") if isinstance(data, dict) else None
+        if isinstance(token, str) and self._templar.is_template(token):
+            token = self._templar.template(token)
+        return token
 
     def _run_here(self, result, validation, no_log_values, module_name, task_vars):
         """Run the task in this process on a validation; its result with every ``no_log`` value masked."""
@@ -139,6 +161,19 @@ class InProcessAction(ActionBase):
             inject = True  # an ansible-core without the setting always returns it
         if inject:
             result["invocation"] = {"module_args": params}
+
+
+# ansible-core 2.19 renders a template only from trusted text: an inventory file is, as it was for the inventory.
+_TRUSTED = (
+    {"trusted_as_template": True}
+    if "trusted_as_template" in inspect.signature(DataLoader.load_from_file).parameters
+    else {}
+)
+
+
+def _first_line(error):
+    """The first line of an error's message: a loader's error may quote the file, which holds a secret."""
+    return str(getattr(error, "message", error)).splitlines()[0] if str(error) else type(error).__name__
 
 
 def no_log_values_of(validation):

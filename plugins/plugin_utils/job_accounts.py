@@ -4,58 +4,63 @@
 
 An inventory may hold several accounts (one source each, the option ``account``): server ids
 repeat across them, and each has its own connection and token. The fleet jobs therefore read,
-decide and act per account: the batch's hosts are grouped by their account group
-(``account_<account>``; the hosts of sources without ``account`` make one more), and each
-group's read and server_control task is delegated to one of its hosts, whose connection and
-token the task takes (job_connection.py). A server is known by its account and id together.
+decide and act per account: the batch's hosts are grouped by their own variables (the account
+``gamepanel_account``, the connection ``gamepanel_connection`` and, where a host has one, the
+token ``gamepanel_api_token``), and each group's read and server_control task is delegated to one
+of its hosts, whose connection and token the task takes (job_connection.py). A server is known by
+its account and id together.
 
-The groups are the inventory's, not read host by host: the inventory gives each account group
-one connection (a source's, on the group) and refuses sources that would mix two, and the token
-is the account's (its ``api_token_env``, or ``gamepanel_api_token`` in its group_vars). Reading
-every host's variables would cost Ansible about a millisecond a host and batch.
+Group names are never read: a user's own group called ``account_something`` (a parent of two
+account groups, say) changes nothing. Reading each host's variables costs Ansible well under a
+millisecond a host and batch, and the decision reads them anyway.
 
 An inventory of one account makes one group: the job runs as it always did.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import (
-    ACCOUNT_GROUP_PREFIX,
-    ACCOUNT_VARIABLE,
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import ACCOUNT_VARIABLE
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import (
+    CONNECTION_VARIABLE,
+    TOKEN_VARIABLE,
 )
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import CONNECTION_VARIABLE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import plans
 
 
-def batch_accounts(hosts, groups, hostvars):
-    """``[{account, host, hosts}]``: ``hosts`` by account group, ``host`` the one its tasks go through.
+def batch_accounts(hosts, hostvars):
+    """``[{account, host, hosts}]``: ``hosts`` by their own account, ``host`` the one its tasks go through.
 
-    ``groups`` is Ansible's ``groups``. ``account`` names the group for people: the account,
-    else the hosts' panel address (one variable read per group, never per host).
+    ``account`` names the group for people: the account, else the hosts' panel address.
     """
     if not isinstance(hosts, (list, tuple)):
         raise AnsibleFilterError("fleet_accounts expects a list of hosts (ansible_play_batch), not %r." % (hosts,))
-    if not isinstance(groups, dict):
-        raise AnsibleFilterError("fleet_accounts expects Ansible's groups as its argument, not %r." % (groups,))
-    group_of = {}
-    for name in sorted(groups):
-        if name.startswith(ACCOUNT_GROUP_PREFIX):
-            for host in groups[name] or ():
-                group_of.setdefault(host, name)
     found = {}
     for host in hosts:
-        key = group_of.get(host, "")
+        variables = hostvars[host]
+        key = _account_key(variables)
         if key not in found:
-            found[key] = {"host": host, "hosts": []}
+            found[key] = {
+                "host": host,
+                "hosts": [],
+                "account": _label(variables.get(ACCOUNT_VARIABLE), variables.get(CONNECTION_VARIABLE)),
+            }
         found[key]["hosts"].append(host)
-    accounts = []
-    for key in sorted(found):
-        variables = hostvars[found[key]["host"]]
-        label = _label(variables.get(ACCOUNT_VARIABLE) if key else None, variables.get(CONNECTION_VARIABLE))
-        accounts.append(dict(found[key], account=label))
-    return accounts
+    return [found[key] for key in sorted(found)]
+
+
+def _account_key(variables):
+    """What sets a host's panel and token apart: its account, its connection, a digest of its own token variable."""
+    token = variables.get(TOKEN_VARIABLE)
+    return (
+        str(variables.get(ACCOUNT_VARIABLE) or ""),
+        json.dumps(variables.get(CONNECTION_VARIABLE), sort_keys=True, default=str),
+        hashlib.sha256(token.encode("utf-8")).hexdigest() if isinstance(token, str) else "",
+    )
 
 
 def merged_reads(reads, hostvars, hosts_only=False):
@@ -105,9 +110,12 @@ def plans_by_account(reads, job_name, settings, hostvars, window=None):
     if not isinstance(results, list):
         raise AnsibleFilterError("fleet_plans expects a fleet read or the registered loop of reads, not %r." % (reads,))
     decided = {}
+    # A token that is not the one an account's source read with stops the whole job, before anything is sent.
+    mismatch = next((read.get("msg") for read in results if read.get("token_mismatch")), None)
     for read in results:
         batch = read.get("item") or {}
         failure = (read.get("msg") or "the read failed") if read.get("failed") else None
+        failure = mismatch or failure
         servers = read.get("servers") or []
         for host, decided_for_host in plans(
             servers, job_name, settings, hostvars, batch.get("hosts"), window, failure

@@ -11,6 +11,7 @@ here quotes the file's content: a file in the wrong place may still hold a secre
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 
@@ -75,20 +76,34 @@ def read_token_file(path, named_by):
     return token
 
 
+def token_digest(token):
+    """A short one-way digest of ``token``, to tell two tokens apart where the token itself must not go.
+
+    The inventory hands it on with a host's connection, and a job compares the token it is about to
+    send with it. Distinct from the state files' key (state/files.py), so the two never match.
+    """
+    return hashlib.sha256(b"gamepanel.panel token digest\0" + token.encode("utf-8")).hexdigest()[:16]
+
+
 def token_from_environment(variables=(TOKEN_ENV,), environ=None):
     """The token the environment gives: the first of ``variables`` set, else the file ``GAMEPANEL_API_TOKEN_FILE`` names.
 
     ``environ``: the environment to read (os.environ by default). None when none is set (an empty value
     counts as unset); TokenFileError for a named file that cannot be used.
     """
+    return environment_token(variables, environ)[0]
+
+
+def environment_token(variables=(TOKEN_ENV,), environ=None):
+    """``(token, where)``: token_from_environment's token and the words naming where it came from, or ``(None, None)``."""
     environ = os.environ if environ is None else environ
     for variable in variables:
         if environ.get(variable):
-            return environ[variable]
+            return environ[variable], variable
     path = environ.get(TOKEN_FILE_ENV)
     if not path:
-        return None
-    return read_token_file(path, TOKEN_FILE_ENV)
+        return None, None
+    return read_token_file(path, TOKEN_FILE_ENV), "the file %s (%s)" % (path, TOKEN_FILE_ENV)
 
 
 def api_token_fallback(*variables):

@@ -33,6 +33,7 @@ except ImportError:  # older: the unsafe marker
 
 from ansible_collections.gamepanel.panel.plugins.inventory import servers as plugin_module
 from ansible_collections.gamepanel.panel.plugins.inventory.servers import InventoryModule
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import token_digest
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
     PanelAuthError,
     PanelPaymentError,
@@ -278,8 +279,13 @@ class TestHostsAndGroups:
         run = run_plugin({"rate_limit": 600})
         group_vars = run.inventory.groups["gamepanel"].get_vars()
         connection = group_vars["gamepanel_connection"]
-        # every connection option the client was made with, but the token
-        assert set(connection) == set(run.clients_made[0]) - {"api_token"}
+        # every connection option the client was made with, but the token: where it is, its digest
+        assert set(connection) == set(run.clients_made[0]) - {"api_token"} | {
+            "api_token_inventory",
+            "api_token_digest",
+            "api_token_origin",
+        }
+        assert connection["api_token_digest"] == token_digest(run.clients_made[0]["api_token"])
         assert connection["rate_limit"] == 600 and connection["base_url"] == run.clients_made[0]["base_url"]
         assert run.clients_made[0]["api_token"] not in repr(run.inventory.groups["gamepanel"].get_vars())
 
@@ -617,6 +623,33 @@ class TestTokenFile:
         assert run_plugin(options).clients_made[0]["api_token"] == "gp-read-only"
         origins["api_token_file"] = "env: GAMEPANEL_API_TOKEN_FILE"  # both from the environment: the token first
         assert run_plugin(options).clients_made[0]["api_token"] == TOKEN
+
+    @pytest.mark.parametrize("environment_token", [False, True])
+    def test_api_token_env_comes_before_api_token_file_whether_or_not_gamepanel_api_token_is_set(
+        self, run_plugin, tmp_path, monkeypatch, environment_token
+    ):
+        monkeypatch.setenv("GAMEPANEL_EU_TOKEN", "gp-eu-env")
+        options = {"api_token_env": "GAMEPANEL_EU_TOKEN", "api_token_file": self.token_file(tmp_path, "gp-from-file")}
+        if not environment_token:
+            options["api_token"] = None
+        run = run_plugin(options, token_from_env=environment_token)
+        assert run.clients_made[0]["api_token"] == "gp-eu-env"
+        connection = run.inventory.groups["gamepanel"].get_vars()["gamepanel_connection"]
+        assert connection["api_token_env"] == "GAMEPANEL_EU_TOKEN" and "api_token_file" not in connection
+        assert connection["api_token_origin"] == "the environment variable GAMEPANEL_EU_TOKEN"
+
+    def test_the_token_file_it_read_is_named_to_the_jobs_never_its_token(self, run_plugin, tmp_path):
+        path = self.token_file(tmp_path, "gp-from-file")
+        run = run_plugin({"api_token": None, "api_token_file": path})
+        connection = run.inventory.groups["gamepanel"].get_vars()["gamepanel_connection"]
+        assert connection["api_token_file"] == path and connection["api_token_digest"] == token_digest("gp-from-file")
+        assert "gp-from-file" not in repr(run.inventory.groups["gamepanel"].get_vars())
+
+    def test_the_environments_token_is_not_named_the_jobs_take_it_from_there_too(self, run_plugin):
+        run = run_plugin(token_from_env=True)
+        connection = run.inventory.groups["gamepanel"].get_vars()["gamepanel_connection"]
+        assert connection["api_token_origin"] == "GAMEPANEL_API_TOKEN"
+        assert not {"api_token_env", "api_token_file", "api_token_inventory"} & set(connection)
 
     def test_a_world_readable_file_fails_the_source_naming_the_file(self, run_plugin, tmp_path):
         path = self.token_file(tmp_path, "gp-from-file", mode=0o644)

@@ -34,12 +34,8 @@ HOSTVARS = {
 }
 
 
-GROUPS = {"all": ["eu_a", "eu_b", "us_a"], "gamepanel": ["eu_a", "eu_b", "us_a"], "account_eu": ["eu_a", "eu_b"]}
-GROUPS["account_us"] = ["us_a"]
-
-
 def test_one_group_per_account_through_its_first_host():
-    assert fleet_accounts(["eu_a", "us_a", "eu_b"], GROUPS, HOSTVARS) == [
+    assert fleet_accounts(["eu_a", "us_a", "eu_b"], HOSTVARS) == [
         {"account": "eu", "host": "eu_a", "hosts": ["eu_a", "eu_b"]},
         {"account": "us", "host": "us_a", "hosts": ["us_a"]},
     ]
@@ -47,42 +43,50 @@ def test_one_group_per_account_through_its_first_host():
 
 def test_an_inventory_of_one_account_gives_one_group_named_after_its_panel():
     hostvars = {"a": host(None, EU), "b": host(None, EU, "mc-02")}
-    groups = {"all": ["a", "b"], "gamepanel": ["a", "b"]}
-    assert fleet_accounts(["a", "b"], groups, hostvars) == [
-        {"account": EU["base_url"], "host": "a", "hosts": ["a", "b"]}
-    ]
+    assert fleet_accounts(["a", "b"], hostvars) == [{"account": EU["base_url"], "host": "a", "hosts": ["a", "b"]}]
 
 
 def test_hosts_of_a_source_without_account_make_one_group_more():
-    groups = dict(GROUPS, gamepanel=GROUPS["gamepanel"] + ["x"])
     hostvars = dict(HOSTVARS, x=host(None, {"base_url": "https://x.example.test/v1"}))
-    assert [(group["account"], group["hosts"]) for group in fleet_accounts(["x", "us_a"], groups, hostvars)] == [
+    assert [(group["account"], group["hosts"]) for group in fleet_accounts(["x", "us_a"], hostvars)] == [
         ("https://x.example.test/v1", ["x"]),
         ("us", ["us_a"]),
     ]
 
 
-def test_only_one_host_of_each_group_is_read():
-    class Counting(dict):
-        reads = []
-
-        def __getitem__(self, name):
-            self.reads.append(name)
-            return dict.__getitem__(self, name)
-
-    hostvars = Counting(HOSTVARS)
-    fleet_accounts(["eu_a", "eu_b", "us_a"], GROUPS, hostvars)
-    assert hostvars.reads == ["eu_a", "us_a"]
+def test_a_group_of_the_users_named_like_an_account_changes_nothing():
+    # a parent group account_all over both accounts: each host stays in its own account
+    hostvars = dict(HOSTVARS, us_b=host("us", US, "mc-02"))
+    assert [
+        (group["account"], group["hosts"]) for group in fleet_accounts(["eu_a", "us_a", "eu_b", "us_b"], hostvars)
+    ] == [
+        ("eu", ["eu_a", "eu_b"]),
+        ("us", ["us_a", "us_b"]),
+    ]
 
 
-@pytest.mark.parametrize("hosts, groups", [("eu_a", GROUPS), (["eu_a"], ["account_eu"])])
-def test_anything_but_hosts_and_groups_is_a_clear_error(hosts, groups):
+def test_hosts_with_a_token_variable_of_their_own_make_a_group_of_their_own():
+    hostvars = dict(HOSTVARS, eu_b=host("eu", EU, "mc-02", gamepanel_api_token="another"))
+    assert [group["hosts"] for group in fleet_accounts(["eu_a", "eu_b", "us_a"], hostvars)] == [
+        ["eu_a"],
+        ["eu_b"],
+        ["us_a"],
+    ]
+
+
+def test_hosts_of_one_account_with_different_connections_are_not_mixed():
+    other = dict(EU, base_url="https://eu2.example.test/v1")
+    hostvars = dict(HOSTVARS, eu_b=host("eu", other, "mc-02"))
+    assert len(fleet_accounts(["eu_a", "eu_b"], hostvars)) == 2
+
+
+def test_anything_but_a_list_of_hosts_is_a_clear_error():
     with pytest.raises(AnsibleFilterError, match="fleet_accounts expects"):
-        fleet_accounts(hosts, groups, HOSTVARS)
+        fleet_accounts("eu_a", HOSTVARS)
 
 
 def reads(eu_servers, us_servers, us_failed=None):
-    accounts = fleet_accounts(["eu_a", "eu_b", "us_a"], GROUPS, HOSTVARS)
+    accounts = fleet_accounts(["eu_a", "eu_b", "us_a"], HOSTVARS)
     us_read = {"item": accounts[1], "servers": us_servers}
     if us_failed:
         us_read = {"item": accounts[1], "failed": True, "msg": us_failed}
@@ -175,8 +179,7 @@ def test_when_the_first_group_sends_no_canary_the_next_carries_it_and_nothing_af
         eu_c=host("eu", EU, "mc-03", gamepanel_status="offline"),
         us_c=host("us", US, "mc-03", gamepanel_status="offline"),
     )
-    groups_of = dict(GROUPS, account_eu=GROUPS["account_eu"] + ["eu_c"], account_us=GROUPS["account_us"] + ["us_c"])
-    accounts = fleet_accounts(["eu_a", "eu_c", "us_a", "us_c"], groups_of, hostvars)
+    accounts = fleet_accounts(["eu_a", "eu_c", "us_a", "us_c"], hostvars)
     read = {"results": [dict(item=account, servers=[online("mc-01"), stopped], pending=[]) for account in accounts]}
     settings = {"restart_after": 3600, "max_players": 0, "start_stopped": True, "canary": 1}
     decided = fleet_plans(read, "maintenance", settings, hostvars)
@@ -225,7 +228,7 @@ def test_plans_from_anything_but_a_read_or_a_loop_of_reads_is_a_clear_error():
 
 
 def test_reads_of_several_accounts_become_one_with_each_server_and_entry_tagged():
-    accounts = fleet_accounts(["eu_a", "us_a"], GROUPS, HOSTVARS)
+    accounts = fleet_accounts(["eu_a", "us_a"], HOSTVARS)
     reads = {
         "warnings": ["w"],
         "results": [
@@ -249,7 +252,7 @@ def test_one_read_stays_as_read():
 
 
 def test_hosts_only_keeps_each_reads_servers_of_its_hosts():
-    accounts = fleet_accounts(["eu_b", "us_a"], GROUPS, HOSTVARS)
+    accounts = fleet_accounts(["eu_b", "us_a"], HOSTVARS)
     reads = {
         "results": [
             {"item": accounts[0], "servers": [online("mc-01"), online("mc-02")]},

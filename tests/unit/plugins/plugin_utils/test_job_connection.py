@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import token_digest
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import (
@@ -139,7 +140,10 @@ class TestSeveralAccounts:
             "inventory_hostname": "localhost",
             "groups": {"gamepanel": ["eu_a", "us_a"], "account_eu": ["eu_a"], "account_us": ["us_a"]},
             "hostvars": HostVars(
-                {"eu_a": {"gamepanel_connection": self.EU}, "us_a": {"gamepanel_connection": self.US}}
+                {
+                    "eu_a": {"gamepanel_connection": self.EU, "gamepanel_account": "eu"},
+                    "us_a": {"gamepanel_connection": self.US, "gamepanel_account": "us"},
+                }
             ),
         }
         with pytest.raises(ConnectionVariableError, match=r"several gamepanel accounts .* \(on localhost\)"):
@@ -149,10 +153,85 @@ class TestSeveralAccounts:
         task_vars = {
             "groups": {"gamepanel": ["eu_a", "eu_b"], "account_eu": ["eu_a"], "account_eu2": ["eu_b"]},
             "hostvars": HostVars(
-                {"eu_a": {"gamepanel_connection": self.EU}, "eu_b": {"gamepanel_connection": self.EU}}
+                {
+                    "eu_a": {"gamepanel_connection": self.EU, "gamepanel_account": "eu"},
+                    "eu_b": {"gamepanel_connection": self.EU, "gamepanel_account": "eu2"},
+                }
             ),
         }
         assert job_connection.host_variables(Templar(), task_vars) == {"gamepanel_connection": self.EU}
+
+    def test_a_users_own_group_named_like_an_account_is_no_account(self):
+        # account_all holds a host of another account first: its connection is not read as account_all's
+        task_vars = {
+            "groups": {"gamepanel": ["eu_a"], "account_eu": ["eu_a"], "account_all": ["us_a", "eu_a"]},
+            "hostvars": HostVars(
+                {
+                    "eu_a": {"gamepanel_connection": self.EU, "gamepanel_account": "eu"},
+                    "us_a": {"gamepanel_connection": self.US, "gamepanel_account": "us"},
+                }
+            ),
+        }
+        assert job_connection.host_variables(Templar(), task_vars) == {"gamepanel_connection": self.EU}
+
+
+class TestTheSourcesToken:
+    """Each host through the token its own source read its panel with."""
+
+    def connection(self, token, **source):
+        origin = source.pop("origin", "the file /etc/eu-token (api_token_file)")
+        return dict(CONNECTION, api_token_digest=token_digest(token), api_token_origin=origin, **source)
+
+    def test_a_token_file_the_source_read_is_read_again_by_the_job(self, tmp_path, monkeypatch):
+        path = tmp_path / "eu-token"
+        path.write_text(SECRET + "\n")
+        path.chmod(0o600)
+        monkeypatch.setenv("GAMEPANEL_API_TOKEN", "the-environments-token")
+        connection = self.connection(SECRET, api_token_file=str(path))
+        args = task_arguments({"id": "mc-01"}, {"gamepanel_connection": connection})
+        assert args["api_token"] == SECRET and not set(job_connection.TOKEN_KEYS) & set(args)
+
+    def test_a_token_written_in_the_inventory_file_is_read_from_it_again(self):
+        connection = self.connection(SECRET, api_token_inventory="/inv/eu.gamepanel.yml", origin="api_token in x")
+        asked = []
+        args = task_arguments(
+            {}, {"gamepanel_connection": connection}, inventory_token=lambda path: asked.append(path) or SECRET
+        )
+        assert args["api_token"] == SECRET and asked == ["/inv/eu.gamepanel.yml"]
+
+    def test_the_environments_token_where_the_source_read_with_it(self, monkeypatch):
+        monkeypatch.setenv("GAMEPANEL_API_TOKEN", SECRET)
+        args = task_arguments({}, {"gamepanel_connection": self.connection(SECRET, origin="GAMEPANEL_API_TOKEN")})
+        assert args["api_token"] == SECRET
+
+    @pytest.mark.parametrize(
+        "task, variables, used",
+        [
+            ({"api_token": "gp-us-9911"}, {}, "the task's api_token"),
+            ({}, {"gamepanel_api_token": "gp-us-9911"}, "the variable gamepanel_api_token"),
+            ({}, {}, "GAMEPANEL_API_TOKEN"),
+        ],
+    )
+    def test_another_token_stops_the_task_naming_the_account_and_both_sources(self, monkeypatch, task, variables, used):
+        monkeypatch.setenv("GAMEPANEL_API_TOKEN", "gp-us-9911")
+        variables = dict(variables, gamepanel_account="us", gamepanel_connection=self.connection(SECRET))
+        with pytest.raises(ConnectionVariableError) as stopped:
+            task_arguments(task, variables)
+        message = str(stopped.value)
+        assert message.startswith("account us: this task would use the token from %s" % used)
+        assert "the token from the file /etc/eu-token (api_token_file)" in message and "Nothing was sent" in message
+        assert "gp-us-9911" not in message and SECRET not in message
+
+    def test_a_task_sent_to_another_panel_is_not_held_to_this_ones_token(self):
+        args = task_arguments(
+            {"base_url": "https://elsewhere.example.com/v1", "api_token": "other"},
+            {"gamepanel_connection": self.connection(SECRET)},
+        )
+        assert args["api_token"] == "other"
+
+    def test_a_source_that_names_nothing_leaves_the_token_to_the_modules_fallbacks(self, monkeypatch):
+        monkeypatch.setenv("GAMEPANEL_API_TOKEN", SECRET)
+        assert "api_token" not in task_arguments({}, {"gamepanel_connection": CONNECTION})
 
 
 class CopyingTemplar(Templar):
