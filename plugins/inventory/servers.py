@@ -341,6 +341,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         names the source (never the token) so a job reads this account's token where this source did; it is
         empty where the source took the environment's, which the jobs take too.
         """
+        path = str(path)  # the plain text of the path, never a value tagged by the loader
         token = self._templated_option("api_token")
         if token and token.strip() and not self._from_environment("api_token"):
             return token, {job_connection.TOKEN_INVENTORY_KEY: path}, "api_token in %s" % path

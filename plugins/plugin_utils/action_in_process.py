@@ -121,6 +121,8 @@ class InProcessAction(ActionBase):
                 "again: %s" % (path, _first_line(error))
             ) from None
         token = data.get("api_token") if isinstance(data, dict) else None
+        if token is not None and not isinstance(token, (str, dict, list, bool, int, float)):
+            token = str(token)  # a vaulted value (its class differs by ansible-core version) decrypts as text
         if isinstance(token, str) and self._templar.is_template(token):
             token = self._templar.template(token)
         return token

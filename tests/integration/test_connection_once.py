@@ -2,8 +2,9 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The connection written once, in the inventory file: the ready playbooks use what the inventory used.
 
-The inventory puts its settings (never the token) on the group gamepanel as gamepanel_connection;
-the token reaches jobs from GAMEPANEL_API_TOKEN or the variable gamepanel_api_token. Every run
+The inventory puts its settings (never the token) on the group gamepanel as gamepanel_connection,
+with where its token is; the token reaches jobs from the variable gamepanel_api_token, where the
+source read it, or the environment. Every run
 here has no GAMEPANEL_BASE_URL in its environment unless a test says otherwise; the emulator's
 counters show what reached the panel.
 """
@@ -12,6 +13,9 @@ from __future__ import annotations
 
 
 import pytest
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import token_digest
+from test_inventory import plain
 
 # fleet and fleet_process are fixtures, used by name
 from test_fleet_jobs import (  # noqa: F401  pylint: disable=unused-import
@@ -61,9 +65,14 @@ def test_the_inventory_hands_on_its_connection_and_never_the_token(ansible, emul
         assert run.rc == 0, run.describe()
         assert TOKEN not in run.stdout + run.stderr
         if args == ["--list"]:
-            assert run.json["_meta"]["hostvars"]["mc-01"]["gamepanel_connection"] == expected
+            connection = plain(run.json["_meta"]["hostvars"]["mc-01"]["gamepanel_connection"])
+            # where the token is (the inventory file itself), its digest, never the token
+            source = connection.pop("api_token_inventory")
+            assert source.endswith(".gamepanel.yml") and connection.pop("api_token_origin") == "api_token in " + source
+            assert connection.pop("api_token_digest") == token_digest(TOKEN)
+            assert connection == expected
         if args == ["--list", "--export"]:
-            assert run.json["gamepanel"]["vars"] == {"gamepanel_connection": expected}
+            assert set(run.json["gamepanel"]["vars"]) == {"gamepanel_connection"}
             assert "gamepanel_connection" not in run.json["_meta"]["hostvars"]["mc-01"]
 
 
@@ -111,16 +120,25 @@ def test_the_token_variable_reaches_a_job(ansible, emulator):
 
 
 @pytest.mark.parametrize("name", ["restart_fleet", "maintenance", "ensure_online", "report"])
-def test_a_job_without_a_token_fails_naming_both_places_and_sends_nothing(ansible, emulator, name):
+def test_the_token_written_in_the_inventory_file_serves_every_job(ansible, emulator, name):
     config = inventory_file(emulator.live_url, "api_token: %s" % TOKEN)  # the inventory alone has one
-    control = emulator.control
     run = run_job(ansible, name, config, token=None)
+    assert run.rc == 0, run.describe()
+    assert TOKEN not in run.stdout + run.stderr
+    assert set(emulator.control.counters()["requests"]) == {"owner-control"}
+
+
+def test_a_job_without_a_token_fails_naming_every_way_and_sends_nothing(ansible, emulator):
+    """A static inventory with the connection written by hand, and no token anywhere."""
+    inventory = ansible.workdir / "hosts.yml"
+    inventory.write_text(
+        "gamepanel:\n  hosts:\n    mc-03:\n      gamepanel_id: mc-03\n      ansible_connection: local\n"
+        "  vars:\n    gamepanel_connection:\n      base_url: %s\n" % emulator.live_url
+    )
+    run = run_job(ansible, "ensure_online", str(inventory), token=None)
     assert run.rc == 2, run.describe()
     assert TOKEN_MESSAGE in run.stdout, run.describe()
-    assert TOKEN not in run.stdout + run.stderr
-    counters = control.counters()
-    assert counters["requests_total"] == 1, counters  # the inventory's own read, nothing from the job
-    assert posts(counters) == {}
+    assert emulator.control.counters()["requests_total"] == 0
 
 
 @pytest.mark.parametrize(
