@@ -188,15 +188,21 @@ CONNECTION_DEFAULTS = {"request_timeout": 30.0, "rate_limit": 120, "retry_timeou
 
 
 class ServerPage(object):
-    """One page of the server list: its URL, its servers (normalised), and when its read started and ended (wall time)."""
+    """One page of the server list: its URL, its servers (normalised), and when its read started and ended.
 
-    __slots__ = ("url", "servers", "started", "finished")
+    ``started`` and ``finished`` are on the monotonic clock (the elapsed times a task judges must not
+    follow a wall-clock step); ``wall_offset`` is wall minus monotonic time at the start, for what is
+    compared with other processes' wall times (rules/convergence.py, TimedRead).
+    """
 
-    def __init__(self, url, servers, started, finished):
+    __slots__ = ("url", "servers", "started", "finished", "wall_offset")
+
+    def __init__(self, url, servers, started, finished, wall_offset=0.0):
         self.url = url
         self.servers = servers
         self.started = started
         self.finished = finished
+        self.wall_offset = wall_offset
 
 
 def check_base_url(base_url):
@@ -433,7 +439,8 @@ class PanelClient(object):
         return self._read_page(page.url, exact=page.url == self._url("servers"))[0]
 
     def _read_page(self, url, exact):
-        started = self.clock.time()
+        started = self.clock.monotonic()
+        wall_offset = self.clock.time() - started
         response, what = self._request("GET", url, exact=exact)
         body = self._json(response, what)
         servers = []
@@ -444,7 +451,9 @@ class PanelClient(object):
                 continue
             ids.add(server["id"])
             servers.append(server)
-        return ServerPage(url, servers, started, self.clock.time()), self._next_page(body, response, url)
+        return ServerPage(url, servers, started, self.clock.monotonic(), wall_offset), self._next_page(
+            body, response, url
+        )
 
     @_scrubbed
     def get_server(self, server_id):
