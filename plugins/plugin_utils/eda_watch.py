@@ -536,5 +536,5 @@ def read_incidents(files, now=None, window=RECORD_KEEP_SECONDS):
     """The recent incidents in the ``incidents`` file of ``files`` (``IncidentRecord.recent``); [] when none."""
     if files is None or not files.usable:
         return []
-    now = time.time() if now is None else now
+    now = time.time() if now is None else now  # wall time: the incidents were stamped by the watcher, another process
     return IncidentRecord(files.read(RECORD_KIND)).recent(now, window)

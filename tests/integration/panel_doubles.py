@@ -6,7 +6,9 @@
 * ``SilentPanel``: a socket that accepts connections (the kernel completes the
   handshake) and never answers;
 * ``CannedPanel``: an HTTP server that answers every request with one fixed answer
-  (an HTML page, an empty body, a huge body...), recording what it was asked.
+  (an HTML page, an empty body, a huge body...), recording what it was asked;
+* ``RecordingProxy``: stands where HTTP_PROXY points, records every connection that
+  reaches it (its first line) and forwards nothing.
 
 They are real network peers: the collection's HTTP stack runs unchanged against them.
 """
@@ -81,6 +83,67 @@ class CannedPanel:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+class RecordingProxy:
+    """A threaded TCP listener standing for a proxy: records the first line of every connection, answers 502.
+
+    ``lines`` has one entry per connection (empty when the peer sent no line), so a
+    connection made and dropped is seen too; ``headers`` has the header block sent with each.
+    """
+
+    ANSWER = b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+    def __init__(self):
+        self.lines = []
+        self.headers = []
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.socket.settimeout(0.2)
+        self.url = "http://127.0.0.1:%d" % self.socket.getsockname()[1]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        self._thread.start()
+
+    def _accept(self):
+        while not self._stop.is_set():
+            try:
+                connection, unused_address = self.socket.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=self._record, args=(connection,), daemon=True).start()
+
+    def _record(self, connection):
+        with connection:
+            connection.settimeout(5)
+            data = b""
+            try:
+                while b"\r\n\r\n" not in data and len(data) < 65536:
+                    chunk = connection.recv(4096)
+                    if not chunk:
+                        break
+                    data += chunk
+            except OSError:
+                pass
+            head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+            self.lines.append(head.split("\r\n", 1)[0])
+            self.headers.append(head)
+            try:
+                connection.sendall(self.ANSWER)
+            except OSError:
+                pass
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(5)
+        self.socket.close()
 
     def __enter__(self):
         return self

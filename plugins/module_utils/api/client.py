@@ -70,6 +70,21 @@ INSECURE_HTTP_WARNING = (
 )
 
 
+def without_proxy_for_plain_http(proxies):
+    """``proxies`` (a requests proxies mapping) with every proxy for plain http taken out.
+
+    For a panel at plain http on this machine (a tunnel, the emulator): a proxy named by
+    HTTP_PROXY, http_proxy or ALL_PROXY would receive the Authorization header in clear, and a
+    proxy on another machine would reach its own loopback, not this one's.  ``"http": None`` is what requests looks
+    up before ``"all"``, and requests keeps it (setdefault) when it re-reads the environment
+    for a redirect, so no plain http request of the session is proxied, with no NO_PROXY needed.
+    https keeps its proxy: there the token travels inside the TLS tunnel.
+    """
+    kept = {key: value for key, value in (proxies or {}).items() if key != "http" and not key.startswith("http://")}
+    kept["http"] = None
+    return kept
+
+
 def is_loopback_host(host):
     """True for localhost and loopback addresses (127.0.0.0/8, ::1): plain http never leaves the machine."""
     host = (host or "").strip("[]").rstrip(".").lower()
@@ -173,15 +188,21 @@ CONNECTION_DEFAULTS = {"request_timeout": 30.0, "rate_limit": 120, "retry_timeou
 
 
 class ServerPage(object):
-    """One page of the server list: its URL, its servers (normalised), and when its read started and ended (wall time)."""
+    """One page of the server list: its URL, its servers (normalised), and when its read started and ended.
 
-    __slots__ = ("url", "servers", "started", "finished")
+    ``started`` and ``finished`` are on the monotonic clock (the elapsed times a task judges must not
+    follow a wall-clock step); ``wall_offset`` is wall minus monotonic time at the start, for what is
+    compared with other processes' wall times (rules/convergence.py, TimedRead).
+    """
 
-    def __init__(self, url, servers, started, finished):
+    __slots__ = ("url", "servers", "started", "finished", "wall_offset")
+
+    def __init__(self, url, servers, started, finished, wall_offset=0.0):
         self.url = url
         self.servers = servers
         self.started = started
         self.finished = finished
+        self.wall_offset = wall_offset
 
 
 def check_base_url(base_url):
@@ -247,7 +268,7 @@ class PanelClient(object):
         self.api_variant = self.variant.name
         self.base_url = self._check_base_url(base_url)
         self.warnings = []
-        self._check_transport(allow_insecure_http)
+        self._direct = self._check_transport(allow_insecure_http)
         self._base_url_hint = self._version_segment_doubt()
         self.validate_certs = bool(validate_certs)
         self.request_timeout = float(request_timeout)
@@ -275,10 +296,16 @@ class PanelClient(object):
         return "<PanelClient %s %s>" % (self.api_variant, self.base_url)
 
     def _check_transport(self, allow_insecure_http):
-        """Refuse to send the token in clear to another machine, unless the user said so."""
+        """Refuse to send the token in clear to another machine, unless the user said so.
+
+        Returns True when the panel is at plain http on this machine: its requests then go
+        direct, never through a proxy of the environment (``without_proxy_for_plain_http``).
+        """
         parts = urlsplit(self.base_url)
-        if parts.scheme != "http" or is_loopback_host(parts.hostname):
-            return
+        if parts.scheme != "http":
+            return False
+        if is_loopback_host(parts.hostname):
+            return True
         if not allow_insecure_http:
             raise errors.PanelError(
                 "base_url %s uses plain http to %s, which is not this machine: the API token would cross the "
@@ -287,6 +314,7 @@ class PanelClient(object):
                 % (self.base_url, parts.hostname)
             )
         self.warnings.append(INSECURE_HTTP_WARNING)
+        return False
 
     def _version_segment_doubt(self):
         """A phrase when base_url has no version segment (such as v1), else None."""
@@ -411,7 +439,8 @@ class PanelClient(object):
         return self._read_page(page.url, exact=page.url == self._url("servers"))[0]
 
     def _read_page(self, url, exact):
-        started = self.clock.time()
+        started = self.clock.monotonic()
+        wall_offset = self.clock.time() - started
         response, what = self._request("GET", url, exact=exact)
         body = self._json(response, what)
         servers = []
@@ -422,7 +451,9 @@ class PanelClient(object):
                 continue
             ids.add(server["id"])
             servers.append(server)
-        return ServerPage(url, servers, started, self.clock.time()), self._next_page(body, response, url)
+        return ServerPage(url, servers, started, self.clock.monotonic(), wall_offset), self._next_page(
+            body, response, url
+        )
 
     @_scrubbed
     def get_server(self, server_id):
@@ -534,7 +565,10 @@ class PanelClient(object):
             # requests re-quotes URLs and so decodes %2E back to ".": an id ".." would become a
             # dot-segment again.  Our own URLs are fully encoded already; send them as built.
             prepared.url = url
+        # The environment's proxies and CA bundle (REQUESTS_CA_BUNDLE), as requests.request would take them.
         settings = self._session.merge_environment_settings(prepared.url, {}, None, self.validate_certs, None)
+        if self._direct:
+            settings["proxies"] = without_proxy_for_plain_http(settings["proxies"])
         # A redirected POST may turn into a GET or land elsewhere: only reads follow redirects.
         response = self._session.send(
             prepared, timeout=self.request_timeout, allow_redirects=(method == "GET"), **settings

@@ -103,6 +103,7 @@ class SharedBudget(object):
             return 0.0
         waited = 0.0
         while True:
+            # wall time: the slots are shared with every process of the token (a stepped clock: see _take_slot)
             wait = self._change(lambda budget: self._take_slot(budget, self.clock.time()))
             if wait is None:
                 return waited
@@ -115,7 +116,7 @@ class SharedBudget(object):
         """Correct the budget from one answer of the panel (its status and headers)."""
         if self.rate_limit <= 0:
             return
-        now = self.clock.time()
+        now = self.clock.time()  # wall time: the panel's Reset may be an epoch time, and the budget is shared
         remaining, reset = rate_limit_headers(headers, now)
         retry_after = parse_retry_after(headers.get("Retry-After"), now) if status == 429 else None
         self._change(lambda budget: self._learn(budget, now, status, remaining, reset, retry_after))

@@ -70,6 +70,8 @@ class SystemClock(object):
 
     @staticmethod
     def time():
+        # wall time: only for instants shared with other processes or the panel (the ledger, the rate
+        # budget, shared reads, HTTP dates); elapsed times within a task use monotonic()
         return time.time()
 
     @staticmethod
@@ -296,6 +298,7 @@ class RetryPolicy(object):
                 what, errors.http_cause(status, response.content), server_id=server_id, status=status
             )
         if status == 429 or status >= 500:
+            # wall time: a Retry-After may be an HTTP date
             delay = parse_retry_after(response.headers.get("Retry-After"), self.clock.time())
             if delay is None:
                 delay = backoff_delay(retries, self.rng)

@@ -93,7 +93,7 @@ def send_all(run, pages, planned):
     for position, server in enumerate(planned):
         if server.stage != UNREAD or server.action is None:
             continue  # decided otherwise on a fresher read
-        if run.clock.time() - server.read.started > run.request.max_read_age:
+        if run.clock.monotonic() - server.read.started > run.request.max_read_age:
             read_again(run, pages, [later for later in planned[position:] if later.stage == UNREAD])
             if server.stage != UNREAD or server.action is None:
                 continue

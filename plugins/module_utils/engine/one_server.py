@@ -47,7 +47,7 @@ class OneServer(object):
         self.status_reads = status_reads  # a SharedStatusReads, or None: every wait read is a GET
         self.before_reads = before_reads  # a SharedStatusReads, or None: the read before queueing is a GET
         # The freshness rule of shared reads: no decision rests on a read that started before the task.
-        self.task_started = self.clock.time()
+        self.task_started = self.clock.monotonic()
         self.ceiling = poll_ceiling(self.request.poll_interval, self.request.rate_limit)
         self.server = ControlledServer(self.request.server_id)  # replaced by the run's once read
 
@@ -99,18 +99,16 @@ class OneServer(object):
             return self.before_reads.read_before(server_id, self.task_started)
         if server_id is not None:
             return read_by_id(self.client, server_id)
-        started = self.clock.time()
-        servers = self.client.list_servers()
-        finished = self.clock.time()
+        listed = TimedRead.made(self.clock, self.client.list_servers)
         try:
-            server = find_server_by_name(servers, self.request.name)
+            server = find_server_by_name(listed.server, self.request.name)
         except ValueError as error:
             raise UnusableRead(str(error))
         if server.get("id") is None:
             raise UnusableRead(
                 "The panel lists a server named %r without an id, so it cannot be controlled." % self.request.name
             )
-        return TimedRead(server, started, finished)
+        return TimedRead(server, listed.started, listed.finished, listed.wall_offset)
 
     def read_again(self, shared=False):
         """A read after the decision (a GET, or a shared read when ``shared``), or None when it failed (the run is told why)."""
@@ -203,15 +201,17 @@ class OneServer(object):
         """
         if entry is None or not is_open(entry):
             return self.read_first()
+        # queued_at is another task's wall time: the sleep is measured on the wall clock, and never
+        # longer than wait_timeout whatever a stepped clock says
         due = entry["queued_at"] + self.request.poll_interval
         delay = due - self.clock.time()
         if self.request.wait and not self.run.check_mode and delay > 0:
             self.clock.sleep(min(delay, self.request.wait_timeout))
         if self.before_reads is None:
             return self.read_first()
-        return self.before_reads.read_before(
-            self.request.server_id, max(min(due, self.clock.time()), entry["queued_at"])
-        )
+        now, wall_now = self.clock.monotonic(), self.clock.time()
+        not_before = max(min(due, wall_now), entry["queued_at"])  # never after now, unless queued_at is ahead
+        return self.before_reads.read_before(self.request.server_id, now - max(0.0, wall_now - not_before))
 
 
 def run_one_server(client, request, check_mode=False, diff=False, status_reads=None, before_reads=None, ledger=None):

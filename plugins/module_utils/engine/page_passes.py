@@ -43,7 +43,7 @@ class PagePasses(object):
         self.request = run.request
         self.clock = run.clock
         self.seen = set()  # ids of the servers a pass has read (their first gap is behind them)
-        self.started = self.clock.time()  # outcomes seen before (a canary's) do not pace these passes
+        self.started = self.clock.monotonic()  # outcomes seen before (a canary's) do not pace these passes
 
     def follow_up(self):
         """Passes over the pages of the servers still draining or waiting, until none is."""
@@ -66,10 +66,10 @@ class PagePasses(object):
                 if quick:
                     due = min(due, last_pass + ARRIVING_PASS_SECONDS)
                 due = max(due, last_pass + pass_interval(last_cost, self.request.rate_limit, 0))
-            now = self.clock.time()
+            now = self.clock.monotonic()  # every time of the schedule is monotonic (engine/run.py)
             if due > now:
                 self.clock.sleep(due - now)
-            now = self.clock.time()
+            now = self.clock.monotonic()
             ready = [server for server in active if self.due(server, interval) <= now + 0.001 or server.id in quick]
             last_pass, last_cost = now, self.read_pass(ready or active, active)
             if not quick:  # the backoff goes on where it was once outcomes stop arriving

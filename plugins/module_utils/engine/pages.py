@@ -60,13 +60,11 @@ class PageReads(object):
             if server.get("id") is None:
                 continue
             self.page_of[server["id"]] = index
-            reads.append(TimedRead(server, page.started, page.finished))
+            reads.append(TimedRead(server, page.started, page.finished, page.wall_offset))
         page.servers = ()  # only the servers the engine works on are kept (by their reads), not the whole fleet
         return reads
 
 
 def read_by_id(client, server_id):
-    """``GET /servers/{id}``, as a TimedRead: the server and when the read started and ended."""
-    started = client.clock.time()
-    server = client.get_server(server_id)
-    return TimedRead(server, started, client.clock.time())
+    """``GET /servers/{id}``, as a TimedRead: the server and when the read started and ended (monotonic)."""
+    return TimedRead.made(client.clock, lambda: client.get_server(server_id))

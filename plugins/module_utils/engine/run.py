@@ -8,6 +8,12 @@ for one server and for many alike: ``decide`` on a read, ``send`` exactly once, 
 read (or ``unread``, its failure) until the wait ends.  How and when the servers are read is the
 drivers' part (engine/many_servers.py: pages; engine/one_server.py: its own GET); both hand every
 read to this class and nothing else.
+
+Clocks: every elapsed time the rules compare within the task (the uptime reset of Convergence,
+the wait's deadline, the drain, the pacing of follow-up reads) is measured on the monotonic clock,
+which an NTP step or a resumed VM does not move: reads carry monotonic times (TimedRead).  Wall
+time is used only where a time is compared with what another process wrote, the ledger's
+``queued_at`` (decision.decide's ``now``, open_entries.proves, an entry followed).
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ class ControlRun(object):
         self.entries = {}  # server id -> its ledger entries (read once, then kept up to date by this task)
         self.unreadable = {}  # server id -> the damage mark covering it
         self.stopped = None  # the PanelError that stopped the sending, if one did
-        self.last_outcome = None  # wall time a read last showed an outcome (paces the follow-up)
+        self.last_outcome = None  # when a read last showed an outcome (monotonic; paces the follow-up)
         self.canary = None  # a Canary (engine/canary.py) that may hold a drained server back, or None
         self.started_at = self.clock.monotonic()
 
@@ -78,6 +84,7 @@ class ControlRun(object):
         server.take(read)
         server.before = server.before or read.server
         entries = self.settle(server)
+        # wall time: the entries' queued_at are other processes' and earlier runs' wall times too
         plan = decision.decide(self.request, read.server, entries, self.clock.time(), self.unreadable.get(server.id))
         noted, note = ledger_messages.ledger_note(plan, server.label, self.request.min_uptime)
         if noted is not None:
@@ -118,7 +125,7 @@ class ControlRun(object):
             server.skipped_reason = say.status_held(request, server.server, plan.action)
             server.finish()
             return
-        now = self.clock.time()
+        now = self.clock.monotonic()
         if request.drain_timeout > 0 and not self.check_mode and server.drain_until is None:
             server.stage, server.drain_until, server.drained = DRAINING, now + request.drain_timeout, True
             server.not_before = server.read.started
@@ -139,7 +146,9 @@ class ControlRun(object):
         if not self.request.wait or self.check_mode:
             server.finish(ledger_messages.pending_message(entry, server.label))
             return
-        self.wait_for(server, open_entries.convergence_for(entry, self.request.stopped_statuses), self.clock.time())
+        now = self.clock.monotonic()
+        wall_offset = self.clock.time() - now  # the entry's read time is a wall time: placed on our clock once, here
+        self.wait_for(server, open_entries.convergence_for(entry, self.request.stopped_statuses, wall_offset), now)
 
     # -- send ----------------------------------------------------------------------------------
 
@@ -178,7 +187,7 @@ class ControlRun(object):
             return
         else:
             self.mark(server, QUEUED)
-        answered = self.clock.time()
+        answered = self.clock.monotonic()
         if not self.request.wait and server.lost is None:
             server.finish()
             return
@@ -234,7 +243,7 @@ class ControlRun(object):
 
     def unread(self, server, error):
         """A later read failed: a transient failure is tried again by the next read; any other ends the server's wait."""
-        now = self.clock.time()
+        now = self.clock.monotonic()
         if error.transient:
             server.read_failure, server.not_before = error, now
             if server.stage == WAITING and now >= server.deadline:
@@ -259,11 +268,11 @@ class ControlRun(object):
 
     def drain_over(self, server):
         """drain_timeout ran out: the last read that was made decides."""
-        server.drain_until = min(server.drain_until, self.clock.time())
+        server.drain_until = min(server.drain_until, self.clock.monotonic())
         self.decide_again(server, server.read)
 
     def converged(self, server):
-        self.last_outcome = self.clock.time()
+        self.last_outcome = self.clock.monotonic()
         server.converged = True if self.request.wait else None
         if server.entry is not None:
             self.mark(server, DONE)

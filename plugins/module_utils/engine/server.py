@@ -49,10 +49,11 @@ class ControlledServer(object):
         self.entry = None  # the ledger entry this task wrote
         self.lost = None  # the PanelAmbiguousError of a POST whose answer was lost
         self.convergence = None  # judges the reads after the action (waiting)
-        self.deadline = None  # wall time from which a read that does not show the outcome ends the wait
-        self.drain_until = None  # wall time from which a read still showing players ends the drain
+        # Every instant below is on the monotonic clock (engine/run.py says why).
+        self.deadline = None  # from when a read that does not show the outcome ends the wait
+        self.drain_until = None  # from when a read still showing players ends the drain
         self.drained = False  # players were waited for
-        self.not_before = None  # wall time the next read must start after
+        self.not_before = None  # the instant the next read must start after
         self.recheck = False  # its latest read could not tell (Convergence.undecided): read it again soon
         self.read_failure = None  # the transient PanelError of the latest attempt to read it, if it failed
         self.settled_on = None  # the latest read whose proof the ledger has taken

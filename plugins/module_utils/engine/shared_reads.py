@@ -61,8 +61,14 @@ class SharedStatusReads:
     waiter (``read``) passes the instant its POST was answered, then just after its previous read, so
     an answer never predates the action and each read sees something newer; and, its read being due
     now, it takes no snapshot that started more than ``gather`` seconds ago (an older state would cost
-    it a whole poll interval when the change it waits for just happened).  Wall-clock time
-    (``clock.time()``) is the common time of all processes; snapshots from the future are ignored.
+    it a whole poll interval when the change it waits for just happened).
+
+    Clocks: the callers' instants (``not_before``) and the reads returned are on this process's
+    monotonic clock, as every time the engine compares (engine/run.py).  The files are shared with
+    other processes, whose monotonic clocks are not ours: there wall-clock time (``clock.time()``) is
+    the common time, converted at the boundary (``_answer``), and snapshots from the future are
+    ignored.  A snapshot's times are so placed by the wall clock: a step between another process's
+    list read and its use here shifts that one read, never the rest of the wait.
 
     State (the token's StateFiles, state/files.py): ``readers`` (each active task's last sign of life
     and the read it is due at, the list read announced and which process claimed it, what the last
@@ -108,10 +114,10 @@ class SharedStatusReads:
         return self._read(server_id, not_before, fresh=False)
 
     def read(self, server_id, not_before):
-        """A waiter's read (a TimedRead): the server as seen at or after wall time ``not_before``.
+        """A waiter's read (a TimedRead): the server as seen at or after ``not_before`` (monotonic).
 
-        Its ``started`` is the wall time the read started (a shared list read's start, or
-        the task's own GET): pass it, slightly increased, as the next ``not_before``.
+        Its ``started`` is when the read started (a shared list read's start, or the task's
+        own GET): pass it, slightly increased, as the next ``not_before``.
         """
         return self._read(server_id, not_before, fresh=True)
 
@@ -136,7 +142,8 @@ class SharedStatusReads:
             return None
 
     def _shared_read(self, server_id, not_before, fresh):
-        now = self.clock.time()
+        now = self.clock.time()  # wall time: the clock of the shared files
+        not_before += now - self.clock.monotonic()  # the caller's instant, in wall time
         active, cost = self.files.update("readers", self._touch(now))
         expected = active if fresh else max(active, self.batch_hosts)
         if expected < MIN_SHARING_WAITERS or expected <= cost:
@@ -170,7 +177,7 @@ class SharedStatusReads:
             self.clock.sleep(_CLAIM_POLL_SECONDS)  # another process is reading the list for us
 
     def _read_list(self, server_id, not_before):
-        started = self.clock.time()
+        started = self.clock.time()  # wall time: the snapshot is read by other processes
         requests_before = self.client.stats["requests"]
         try:
             servers = self.client.list_servers()
@@ -198,11 +205,17 @@ class SharedStatusReads:
         started, finished = snapshot.get("started"), snapshot.get("finished")
         if not all(isinstance(stamp, (int, float)) for stamp in (started, finished)):
             return None
-        if started < not_before or finished > self.clock.time() + 1.0:
+        monotonic = self.clock.monotonic()
+        wall_offset = self.clock.time() - monotonic
+        if started < not_before or finished > monotonic + wall_offset + 1.0:
             return None
         servers = snapshot.get("servers")
         server = servers.get(server_id) if isinstance(servers, dict) else None
-        return None if not isinstance(server, dict) else TimedRead(server, started, finished)
+        if not isinstance(server, dict):
+            return None
+        # placed on this process's monotonic clock, never after now
+        started, finished = (min(stamp - wall_offset, monotonic) for stamp in (started, finished))
+        return TimedRead(server, started, finished, wall_offset)
 
     # -- changes to the readers document (run under its lock) --------------------------
 

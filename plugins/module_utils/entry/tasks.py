@@ -108,6 +108,7 @@ def _many_servers(client, request, ledger, check_mode, diff):
 def server_info(params, check_mode=False, diff=False):
     """Run one server_info task (it changes nothing: check and diff mode alter nothing); returns its result or raises TaskFailed."""
     client = client_from_params(params)
+    # wall time: the reads are only compared with the ledger's entries, written in wall time by other processes
     read_started = client.clock.time()
     try:
         servers = select_servers(
@@ -135,7 +136,7 @@ def still_open(ledger, servers, read_started):
     entries = ledger.entries_of([server["id"] for server in listed])
     found = []
     for server in listed:
-        read = TimedRead(server, read_started)
+        read = TimedRead(server, read_started)  # one clock, the wall's: see server_info above
         found.extend(
             public_view(entry)
             for entry in open_after(entries[server["id"]], read, CONTROL_DEFAULTS["stopped_statuses"])

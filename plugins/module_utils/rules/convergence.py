@@ -21,19 +21,43 @@ Goal = collections.namedtuple("Goal", "state stopped_statuses")
 
 
 class TimedRead(object):
-    """One read of a server and the wall times it started and finished.
+    """One read of a server and when it started and finished, on the monotonic clock of this process.
 
     The panel produced the answer somewhere in between; Convergence compares uptimes
-    over that interval.  ``finished`` is None where only one instant is known (a read
-    a waiter got from a shared list read: its start).
+    over that interval, and every elapsed time a task judges (deadlines, drains, pacing)
+    is measured on the monotonic clock: an NTP step or a resumed VM moves the wall clock,
+    and a wall-clock interval would then show a restart the server never made.
+    ``finished`` is None where only one instant is known (its start).
+
+    ``wall_offset`` is what the wall clock read minus the monotonic clock when the read
+    started: ``wall_started`` and ``wall_finished`` are for the comparisons with what other
+    processes wrote in wall time (the ledger's ``queued_at``), the only ones that need it.
+    A TimedRead made with no offset has one clock for both.
     """
 
-    __slots__ = ("server", "started", "finished")
+    __slots__ = ("server", "started", "finished", "wall_offset")
 
-    def __init__(self, server, started, finished=None):
+    def __init__(self, server, started, finished=None, wall_offset=0.0):
         self.server = server
         self.started = started
         self.finished = started if finished is None else finished
+        self.wall_offset = wall_offset
+
+    @classmethod
+    def made(cls, clock, read):
+        """``read()``'s server as a TimedRead, timed on ``clock`` (monotonic, with the wall offset)."""
+        started = clock.monotonic()
+        wall_offset = clock.time() - started
+        server = read()
+        return cls(server, started, clock.monotonic(), wall_offset)
+
+    @property
+    def wall_started(self):
+        return self.started + self.wall_offset
+
+    @property
+    def wall_finished(self):
+        return self.finished + self.wall_offset
 
     def __iter__(self):
         # (server, started, finished): SharedStatusReads' callers unpack a read as a tuple.
@@ -95,14 +119,20 @@ class Convergence:
         self.request = request
         self.before_status = status_of(before)
         self.before_uptime = uptime_of(before)
-        self.before_read_at = before_read_at  # wall time the read of `before` had ended, if known
+        self.before_read_at = before_read_at  # when the read of `before` had ended (monotonic), if known
         self.went_down = self.before_status != ONLINE
         self.moved = False  # any read showed a change since `before`: the agent has acted on something
         self.undecided = False  # the latest read showed the old uptime for the first time: read again before judging
         self.same_uptime_reads = 0
 
     def uptime_reset(self, server, read_started=None):
-        """Whether ``server`` (read from wall time ``read_started`` on) shows an uptime that restarted."""
+        """Whether ``server`` (read from ``read_started`` on) shows an uptime that restarted.
+
+        ``read_started`` is on the clock of ``before_read_at`` (monotonic in a task, wall time in server_info).
+
+        The time that surely passed is never taken below 0: a ``before_read_at`` later than
+        the read (another process's wall clock ahead of ours) counts no time at all.
+        """
         uptime = uptime_of(server)
         if uptime is None or self.before_uptime is None or uptime == self.before_uptime:
             return False

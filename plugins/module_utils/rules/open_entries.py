@@ -32,29 +32,45 @@ STATE_FOR_ACTION = {"start": "started", "stop": "stopped", "restart": "restarted
 
 
 def before_of(read):
-    """What an entry keeps of the read its decision rested on (a TimedRead): never more than status and uptime."""
+    """What an entry keeps of the read its decision rested on (a TimedRead): never more than status and uptime.
+
+    Its times are wall times, as ``queued_at`` is: the entry is read by other processes and later
+    runs, whose monotonic clocks share nothing with this one.
+    """
     return {
         "status": status_of(read.server),
         "uptime_seconds": uptime_of(read.server),
-        "read_started": read.started,
-        "read_at": read.finished,
+        "read_started": read.wall_started,
+        "read_at": read.wall_finished,
     }
 
 
-def convergence_for(entry, stopped_statuses):
-    """A Convergence judging reads against the read ``entry``'s decision rested on."""
+def convergence_for(entry, stopped_statuses, wall_offset=0.0):
+    """A Convergence judging reads against the read ``entry``'s decision rested on.
+
+    The entry's read time is a wall time, perhaps another process's: it is placed on this
+    process's monotonic clock with ``wall_offset`` (wall minus monotonic, taken now), so
+    that the reads judged after it are measured on the monotonic clock alone; a wall step
+    between that read and now cannot be told apart, and one later does not matter.
+    """
     before = entry.get("before") or {}
     goal = Goal(STATE_FOR_ACTION.get(entry["action"], "restarted"), tuple(stopped_statuses))
-    return Convergence(
-        goal, {"status": before.get("status"), "uptime_seconds": before.get("uptime_seconds")}, before.get("read_at")
-    )
+    read_at = before.get("read_at")
+    if isinstance(read_at, (int, float)) and not isinstance(read_at, bool):
+        read_at -= wall_offset
+    else:
+        read_at = None
+    return Convergence(goal, {"status": before.get("status"), "uptime_seconds": before.get("uptime_seconds")}, read_at)
 
 
 def proves(entry, read, stopped_statuses):
-    """Whether ``read`` (a TimedRead) shows ``entry``'s action applied."""
-    if read.started is not None and read.started < entry["queued_at"]:
+    """Whether ``read`` (a TimedRead) shows ``entry``'s action applied.
+
+    Compared in wall time with ``queued_at``: the entry may be another process's.
+    """
+    if read.started is not None and read.wall_started < entry["queued_at"]:
         return False  # the panel may have answered before the action was queued
-    return convergence_for(entry, stopped_statuses).observe(read.server, read.started)
+    return convergence_for(entry, stopped_statuses, read.wall_offset).observe(read.server, read.started)
 
 
 def proven(entries, read, stopped_statuses):
@@ -68,11 +84,24 @@ def open_after(entries, read, stopped_statuses):
 
 
 def recent_restart(entries, now, min_uptime):
-    """The restart entry, queued or done less than ``min_uptime`` seconds before ``now``, or None."""
+    """The restart entry, queued or done less than ``min_uptime`` seconds before ``now`` (wall time), or None.
+
+    ``queued_at`` is wall time (written by whichever process sent it, read by every later run),
+    so this is the one elapsed time of a decision taken on the wall clock.  A ``queued_at`` in
+    the future (a clock stepped back since, or another machine's clock ahead) counts as recent
+    only while it is less than ``min_uptime`` ahead: an entry far in the future would otherwise
+    count as a restart just made until the wall clock caught up with it, days maybe.  Such an
+    entry is then judged as any other: open, it is followed, not sent again (``same_action``);
+    done, the server's own uptime decides (planned_action).
+    """
     if min_uptime is None:
         return None
     for entry in reversed(entries):
-        if entry["action"] == "restart" and entry["state"] in (QUEUED, DONE) and now - entry["queued_at"] < min_uptime:
+        if (
+            entry["action"] == "restart"
+            and entry["state"] in (QUEUED, DONE)
+            and abs(now - entry["queued_at"]) < min_uptime
+        ):
             return entry
     return None
 

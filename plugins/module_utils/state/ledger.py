@@ -148,9 +148,14 @@ class Ledger(object):
     """The ledger of one panel (``panel``: the API variant and base URL), whatever the token.
 
     ``clock.time()`` is wall time, the common time of every process and of the next
-    job.  When the state directory is unusable the ledger lives in this process only
-    (``durable`` is false, ``problem`` says why): nothing fails, but nothing is remembered
-    across runs, and the tasks say so (``warnings``).
+    job: the one clock an entry's times can be compared on by a process that did not write it
+    (monotonic clocks are per boot, and entries are carried to other machines).  A stepped clock
+    can so put an entry in the future: an entry more than ``horizon`` ahead is dropped as an
+    expired one is, and open_entries.recent_restart bounds what a future entry holds back.
+
+    When the state directory is unusable the ledger lives in this process only (``durable``
+    is false, ``problem`` says why): nothing fails, but nothing is remembered across runs,
+    and the tasks say so (``warnings``).
     """
 
     def __init__(self, files, panel, clock, horizon=None):
@@ -267,7 +272,8 @@ class Ledger(object):
         return found
 
     def _expired(self, entry, now):
-        return now - entry["queued_at"] > self.horizon
+        # both ways: an entry a horizon ahead of now (a clock set back since) would otherwise live that much longer
+        return abs(now - entry["queued_at"]) > self.horizon
 
     # -- writing -------------------------------------------------------------------------
 

@@ -446,6 +446,7 @@ class FleetEventSource(object):
             pages += 1
             servers.extend(page.servers)
         self.pages_per_read = max(1, pages)
+        # wall time: compared with the ledger's queued_at and kept in the incident record, both read by other processes
         seen_at = self.client.clock.time()
         return servers, self.ledger.entries(), seen_at
 

@@ -61,6 +61,13 @@ class FakeClock:
         self.events.append((self.now + delay, len(self.events), action))
         self.events.sort(key=lambda event: event[:2])
 
+    def step_wall(self, delay, seconds):
+        """``delay`` seconds from now the wall clock (``time()``) jumps by ``seconds``, and ``monotonic()`` does not.
+
+        What an NTP step or a resumed virtual machine does to a running task.
+        """
+        self.at(delay, lambda: setattr(self, "wall_offset", self.wall_offset + seconds))
+
     def sleep(self, seconds):
         assert seconds >= 0, "negative sleep %r" % seconds
         self.sleeps.append(round(seconds, 6))
@@ -268,9 +275,10 @@ class FakeClient:
         self.record("LIST")
         if self.read_failures:
             raise self.read_failures.pop(0)
-        started = self.clock.time()
+        started = self.clock.monotonic()  # as PanelClient times its pages: monotonic, with the wall offset
         records = list(self.servers.values())[number * self.page_size : (number + 1) * self.page_size]
-        return ServerPage("page=%d" % number, [copy.deepcopy(record) for record in records], started, started)
+        pages = [copy.deepcopy(record) for record in records]
+        return ServerPage("page=%d" % number, pages, started, started, self.clock.time() - started)
 
     def server_pages(self):
         number = 0

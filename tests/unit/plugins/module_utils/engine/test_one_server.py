@@ -674,7 +674,7 @@ def test_wait_reads_go_through_shared_reads_never_older_than_the_post():
     reads = RecordingStatusReads(client)
     result = run_one_server(client, request("restarted"), status_reads=reads)
     assert result["converged"] is True
-    post_answered = client.clock.time() - (client.clock.now - client.posts[0][0])
+    post_answered = client.clock.monotonic() - (client.clock.now - client.posts[0][0])  # monotonic, as every wait time
     assert reads.asked[0] == pytest.approx(post_answered)
     assert all(later > earlier for earlier, later in zip(reads.asked, reads.asked[1:]))
     assert len(reads.asked) == len(client.reads) - 1  # every read after the POST, not the one before it

@@ -38,7 +38,7 @@ def engine(client, tmp_path=None, check_mode=False, **options):
 
 
 def read_now(client, server_id="mc-01"):
-    return TimedRead(client.get_server(server_id), client.clock.time())
+    return TimedRead.made(client.clock, lambda: client.get_server(server_id))
 
 
 def test_a_planned_action_is_sent_once_with_its_entry_claimed_then_queued_and_its_wait_set(tmp_path):
@@ -49,7 +49,7 @@ def test_a_planned_action_is_sent_once_with_its_entry_claimed_then_queued_and_it
     run.send(target)
     assert [what for unused, what, unused_id in client.posts] == ["POST restart"]
     assert (target.stage, target.changed, target.entry["state"]) == (WAITING, True, QUEUED)
-    assert target.deadline == pytest.approx(client.clock.time() + 60)
+    assert target.deadline == pytest.approx(client.clock.monotonic() + 60)  # deadlines are monotonic
 
 
 def test_a_lost_answer_is_never_resent_and_its_entry_may_be_queued(tmp_path):
@@ -98,7 +98,7 @@ def test_a_read_that_shows_the_outcome_marks_the_entry_done_and_finishes(tmp_pat
     client.servers["mc-01"]["uptime_seconds"] = 2
     run.observe(target, read_now(client))
     assert (target.stage, target.converged, target.entry["state"]) == (FINISHED, True, DONE)
-    assert run.last_outcome == client.clock.time()
+    assert run.last_outcome == client.clock.monotonic()
 
 
 def test_a_read_past_the_deadline_ends_the_wait_unless_it_cannot_tell(tmp_path):

@@ -60,6 +60,23 @@ def test_a_queued_or_done_restart_within_min_uptime_is_the_restart():
     assert open_entries.recent_restart([entry("restart", SENDING, queued_at=1000.0)], 1500.0, 600) is None
 
 
+def test_a_restart_queued_in_the_future_counts_only_while_it_is_less_than_min_uptime_ahead():
+    # queued_at is a wall time: a clock set back since (or another machine's clock ahead) puts it in the future
+    entries = [entry("restart", DONE, queued_at=2000.0)]
+    assert open_entries.recent_restart(entries, 1500.0, 600) is entries[0]  # 500 s ahead: a small skew, counted
+    # far ahead: not a restart just made for days to come; the server's own uptime decides instead
+    assert open_entries.recent_restart(entries, 1000.0, 600) is None
+    assert open_entries.recent_restart(entries, 2000.0 - 86400, 600) is None
+
+
+def test_an_entry_read_time_in_the_future_counts_no_elapsed_time_for_the_uptime_reset():
+    # the entry's read (another process's wall clock, ahead) must not make a later read's
+    # uptime look short: the time between them is taken as 0, never negative
+    restart = entry("restart", QUEUED, queued_at=100.0, status="online", uptime_seconds=500, read_at=5000.0)
+    assert open_entries.proves(restart, TimedRead(server(uptime=520), 110.0), STOPPED) is False
+    assert open_entries.proves(restart, TimedRead(server(uptime=3), 110.0), STOPPED) is True
+
+
 def test_an_entry_keeps_only_status_uptime_and_the_read_times_of_the_read_it_rested_on():
     kept = open_entries.before_of(TimedRead(server(players=7), 10.0, 10.5))
     assert kept == {"status": "online", "uptime_seconds": 86400, "read_started": 10.0, "read_at": 10.5}

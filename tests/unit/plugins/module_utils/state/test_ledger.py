@@ -78,6 +78,21 @@ def test_entries_expire_after_the_horizon(tmp_path):
     assert ledger.claim("srv-1", "restart")[0] is not None
 
 
+def test_an_entry_a_horizon_in_the_future_expires_too(tmp_path):
+    # written while the wall clock was a day ahead, then set right: it must not live a day longer than the horizon
+    clock = FakeClock()
+    ledger = make_ledger(tmp_path, clock, horizon=100)
+    clock.wall_offset += 86400
+    ledger.claim("srv-1", "restart")
+    clock.wall_offset -= 86400
+    assert ledger.open_entries() == []
+    assert ledger.claim("srv-1", "restart")[0] is not None
+    clock.wall_offset += 50  # a skew within the horizon: the entry written then is kept
+    ledger.claim("srv-2", "restart")
+    clock.wall_offset -= 50
+    assert sorted(entry["id"] for entry in ledger.open_entries()) == ["srv-1", "srv-2"]
+
+
 def test_the_horizon_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv(ledger_module.HORIZON_ENV, "600")
     assert ledger_module.horizon_from_environment() == 600
