@@ -132,7 +132,10 @@ class PanelRefusedError(PanelApiError):
     """The panel's own refusal of a POST (429, or a 5xx in the panel's own words): nothing was queued.
 
     ``retry_in`` (seconds) when the caller is to send it again later; None once the retry budget ran out.
+    ``refusal`` is the message's first clause (what was refused, how), for a caller's own sentence.
     """
+
+    refusal = None
 
 
 class PanelVariantError(PanelError):
@@ -438,12 +441,9 @@ def refused_error(what, status, body, server_id=None, retry_in=None, retry_note=
             % (retry_note)
             + "retry_timeout"
         )
-    error = PanelRefusedError(
-        "The panel refused %s with HTTP %s%s: nothing was queued; %s." % (what, status, said, then),
-        status=status,
-        server_id=server_id,
-    )
-    error.retry_in = retry_in
+    refusal = "The panel refused %s with HTTP %s%s: nothing was queued" % (what, status, said)
+    error = PanelRefusedError("%s; %s." % (refusal, then), status=status, server_id=server_id)
+    error.retry_in, error.refusal = retry_in, refusal
     return error
 
 
