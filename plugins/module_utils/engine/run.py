@@ -221,8 +221,8 @@ class ControlRun(object):
         if server.refused_since is None:
             server.refused_since = now
         if now + error.retry_in - server.refused_since <= limit:
-            if server.entry is not None:  # the panel surely has none (or, a start, may have one more)
-                self.ledger.drop(server.entry)
+            if server.entry is not None:  # a refusal queued nothing; a start resent may be queued twice, harmlessly
+                self.ledger.drop(server.entry, not_queued=not isinstance(error, PanelAmbiguousError))
                 server.entry = None
             server.changed, server.stage, server.retry_at = False, UNREAD, now + error.retry_in
             return True
