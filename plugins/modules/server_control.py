@@ -21,8 +21,7 @@ description:
     An error the panel answers in its own words (a 5xx or 429 with its JSON error) is a refusal that queued
     nothing; the action is sent again after the wait the panel asks for (C(Retry-After)), within O(retry_timeout),
     and with O(ids) the other servers go on meanwhile. An answer that is not the panel's (a proxy's 502, 503 or 504
-    page, an empty body) may follow a queued action, so a restart or stop is then followed, never sent again; a
-    start may be sent again.
+    page, an empty body) may follow a queued action, so the action is then followed, never sent again.
   - A ledger in the state directory remembers every action the module queued until a read shows the outcome. An
     open entry for the same action on the same server is waited for (O(wait=true)) or reported as RV(pending)
     instead of being sent again, and a restart the ledger holds within O(min_uptime) counts as the restart even

@@ -463,8 +463,7 @@ class PanelClient(object):
         POST /servers/{id}/restart with no body.  The call returns once the panel
         queued the action, not once it ran.  ``hand_back``: a POST to be sent again
         (refused by the panel) raises at once with ``retry_in`` instead of being waited
-        for (api/retry.py); a start whose answer was lost may be sent again, a stop or
-        restart never.
+        for (api/retry.py).
         """
         if action not in ACTIONS:
             raise ValueError("unknown action %r (known: %s)" % (action, ", ".join(ACTIONS)))
@@ -483,7 +482,7 @@ class PanelClient(object):
             body=payload,
             server_id=server_id,
             label=label,
-            retry=dict(hand_back=hand_back, resend_unsure=action == "start"),
+            retry=dict(hand_back=hand_back),
         )
         # The action is queued whatever the body says: an unreadable body must not turn
         # that success into a failure, which a caller might "fix" by queueing again.
@@ -507,7 +506,7 @@ class PanelClient(object):
         """Send through the retry policy; returns (2xx response, description) or raises a PanelError.
 
         ``exact``: the URL was built by ``_url`` and is sent byte for byte as built; ``retry``:
-        keywords for RetryPolicy.send (a POST's hand_back and resend_unsure).
+        keywords for RetryPolicy.send (a POST's hand_back).
         """
         what = "%s %s%s" % (method, self._shown(url), label)
         response = self._retry.send(

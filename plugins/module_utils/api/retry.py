@@ -19,8 +19,8 @@ When to send a request again:
   that is not the panel's (a proxy's 502/503/504 page, an empty body), a read timeout, a
   connection reset or a TLS failure after the request went out may come after the panel
   queued the action; a second POST could restart a server twice.  Those end in
-  ``PanelAmbiguousError`` and are never re-sent, except when the caller says the action
-  may be sent twice (``resend_unsure``: a start, whose second copy changes nothing).
+  ``PanelAmbiguousError`` and are never re-sent here (a start may be sent again later by
+  its caller: keep_online's ``retry_after``).
 * A caller with other servers to go on with asks for refusals to be handed back
   (``hand_back``): the POST is then not waited for here; the error is raised at once with
   ``retry_in`` (the wait Retry-After or the backoff asks for) and the caller sends it again
@@ -257,15 +257,15 @@ class RetryPolicy(object):
         self.panel_address = panel_address
         self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
 
-    def send(self, method, attempt, what, server_id=None, deadline=None, hand_back=False, resend_unsure=False):
+    def send(self, method, attempt, what, server_id=None, deadline=None, hand_back=False):
         """Run ``attempt()`` (one HTTP exchange returning a requests.Response) until final.
 
         Returns the final response, which may still be an error answer that is not
         retried (4xx); the caller maps it.  Raises a PanelError when the retry budget
         runs out on a retryable answer, for a connection failure, and for an ambiguous POST.
         ``deadline`` (a Deadline, or None) is an outer limit no retry or budget wait runs past.
-        ``hand_back``: a POST to be sent again is raised at once with ``retry_in`` instead of
-        waited for; ``resend_unsure``: a POST whose fate is unknown may be sent again (a start).
+        ``hand_back``: a POST to be sent again (refused) is raised at once with ``retry_in``
+        instead of waited for.
         """
         is_read = method.upper() == "GET"
         limit, budget_name = self.clock.monotonic() + self.retry_timeout, "retry_timeout=%g s" % self.retry_timeout
@@ -280,7 +280,7 @@ class RetryPolicy(object):
                 response, failure = attempt(), None
             except requests.exceptions.RequestException as exc:
                 response, failure = None, exc
-            delay = self._retry_delay(is_read, retries, response, failure, what, server_id, resend_unsure)
+            delay = self._retry_delay(is_read, retries, response, failure, what, server_id)
             if delay is None:
                 return response
             if hand_back and not is_read:
@@ -311,16 +311,16 @@ class RetryPolicy(object):
             )
         self._count_wait(waited)
 
-    def _retry_delay(self, is_read, retries, response, failure, what, server_id, resend_unsure=False):
+    def _retry_delay(self, is_read, retries, response, failure, what, server_id):
         """Seconds to wait before trying again; None when ``response`` is final.  Raises when it must not be retried."""
         if failure is not None:
             if _no_retry_helps(failure, is_read):
                 raise errors.transport_error(what, describe_failure(failure, self.panel_address), server_id=server_id)
-            if not (is_read or nothing_was_sent(failure) or resend_unsure):
+            if not (is_read or nothing_was_sent(failure)):
                 raise errors.ambiguous_error(what, describe_failure(failure, self.panel_address), server_id=server_id)
             return max(MIN_DELAY, backoff_delay(retries, self.rng))
         status = response.status_code
-        if status >= 500 and not is_read and not resend_unsure and not self.refused(response):
+        if status >= 500 and not is_read and not self.refused(response):
             raise errors.ambiguous_error(
                 what, errors.http_cause(status, response.content), server_id=server_id, status=status
             )
@@ -340,19 +340,18 @@ class RetryPolicy(object):
         )
 
     def _handed_back(self, delay, response, failure, what, server_id):
-        """The error a caller gets for a POST it is to send again ``delay`` seconds later (``hand_back``)."""
-        if failure is None and self.refused(response):
-            return errors.refused_error(what, response.status_code, response.content, server_id, retry_in=delay)
+        """The error a caller gets for a POST it is to send again ``delay`` seconds later (``hand_back``).
+
+        Only a POST the panel surely did not queue gets here: refused in its own words, or never sent.
+        """
         if failure is None:
-            error = errors.ambiguous_error(what, errors.http_cause(response.status_code, response.content), server_id)
-        elif nothing_was_sent(failure):
+            error = errors.refused_error(what, response.status_code, response.content, server_id, retry_in=delay)
+        else:
             cause = describe_failure(failure, self.panel_address)
             error = errors.transport_error(
                 what, cause + "; the request never reached the panel, so nothing was queued", server_id=server_id
             )
-        else:
-            error = errors.ambiguous_error(what, describe_failure(failure, self.panel_address), server_id=server_id)
-        error.retry_in = delay
+            error.retry_in = delay
         return error
 
     def _give_up(self, is_read, retries, delay, remaining, budget_name, response, failure, what, server_id):
@@ -368,17 +367,11 @@ class RetryPolicy(object):
             return errors.refused_error(
                 what, response.status_code, response.content, server_id=server_id, retry_note=note
             )
-        if failure is None and not is_read and not self.refused(response):  # an unsure start, resent until now
-            return errors.ambiguous_error(
-                what, errors.http_cause(response.status_code, response.content), server_id=server_id
-            )
         if failure is None:
             return errors.error_from_response(
                 response.status_code, response.reason, response.content, what, server_id=server_id, retry_note=note
             )
         cause = describe_failure(failure, self.panel_address)
-        if not is_read and not nothing_was_sent(failure):  # an unsure start, resent until now
-            return errors.ambiguous_error(what, cause, server_id=server_id)
         if not is_read:  # a POST is only retried when it never left, so none was received
             cause += "; the request never reached the panel, so nothing was queued"
         return errors.transport_error(what, cause, retry_note=note, server_id=server_id)

@@ -162,8 +162,7 @@ class ControlRun(object):
         the same action at once exactly one sends, the others follow its entry.  A lost answer
         (PanelAmbiguousError) makes it ``may_be_queued``, never resent, and ``changed`` stays true: a
         restart that may happen is never hidden.  A POST handed back (the panel refused it in its own
-        words, or a start whose answer was lost: ``retry_in``) is put back and sent again later
-        (put_back).  Any other PanelError means the panel did not queue it: the entry goes, and
+        words: ``retry_in``) is put back and sent again later (put_back).  Any other PanelError means the panel did not queue it: the entry goes, and
         unless the server is not found nothing more is sent.
         """
         action = server.action
@@ -179,7 +178,8 @@ class ControlRun(object):
         try:
             self.client.queue_action(server.id, action, hand_back=self.hand_back)
         except PanelError as error:
-            if error.retry_in is not None and self.put_back(server, error):
+            if error.retry_in is not None:
+                self.put_back(server, error)
                 return
             if not isinstance(error, PanelAmbiguousError):
                 self.not_queued(server, error)
@@ -208,12 +208,11 @@ class ControlRun(object):
         raise TaskStopped(error)
 
     def put_back(self, server, error):
-        """``server``'s POST, handed back, is sent again ``error.retry_in`` seconds later; False when that is too late.
+        """``server``'s POST, refused (handed back), is sent again ``error.retry_in`` seconds later.
 
         Refusals are tried again within ``retry_timeout`` of the first one, as the client would, while
         the task goes on with its other servers.  Past it, the server fails alone; when the panel took
-        no POST of the task for that long, it refuses everything and the task stops sending.  A start
-        whose answer was lost is then followed as may-be-queued (False: the caller does that).
+        no POST of the task for that long, it refuses everything and the task stops sending.
         """
         now, limit = self.clock.monotonic(), self.client.retry_timeout
         if self.refusing_since is None:
@@ -221,16 +220,13 @@ class ControlRun(object):
         if server.refused_since is None:
             server.refused_since = now
         if now + error.retry_in - server.refused_since <= limit:
-            if server.entry is not None:  # a refusal queued nothing; a start resent may be queued twice, harmlessly
-                self.ledger.drop(server.entry, not_queued=not isinstance(error, PanelAmbiguousError))
+            if server.entry is not None:  # the panel queued nothing
+                self.ledger.drop(server.entry)
                 server.entry = None
             server.changed, server.stage, server.retry_at = False, UNREAD, now + error.retry_in
-            return True
-        if isinstance(error, PanelAmbiguousError):
-            return False
+            return
         everything = now + error.retry_in - self.refusing_since > limit  # no POST taken for as long
         self.not_queued(server, TaskRefused(say.refused_too_long(error, limit, everything), error, everything))
-        return True
 
     def wait_for(self, server, convergence, since):
         """``server`` waits for the outcome ``convergence`` judges, from ``since`` (without wait: one read decides)."""

@@ -398,28 +398,21 @@ def test_post_429_handed_back_is_a_refusal_too(panel):
     assert (caught.value.status, caught.value.retry_in) == (429, 2.0)
 
 
-def test_a_start_whose_answer_is_not_the_panels_is_sent_again(panel):
-    panel.reply(status=503, body=ENVOY_PAGE, headers={"Content-Type": "text/html"}).reply(status=202, json={})
-    client = panel.client()
-    client.queue_action("mc-01", "start")
-    assert [sent.json for sent in panel.sent] == [{"action": "start"}] * 2
-    assert len(panel.clock.sleeps) == 1
-
-
-def test_a_start_whose_answer_was_lost_is_handed_back_as_may_be_queued(panel):
-    panel.fail(connection_dropped())
+@pytest.mark.parametrize("action", ["start", "stop", "restart"])
+def test_no_action_whose_answer_is_not_the_panels_is_sent_again_even_handed_back(panel, action):
+    panel.reply(status=503, body=ENVOY_PAGE, headers={"Content-Type": "text/html", "Retry-After": "1"})
     with pytest.raises(PanelAmbiguousError) as caught:
-        panel.client().queue_action("mc-01", "start", hand_back=True)
-    assert caught.value.retry_in is not None and "may already be queued" in str(caught.value)
+        panel.client().queue_action("mc-01", action, hand_back=True)
+    assert caught.value.retry_in is None and "may already be queued" in str(caught.value)
+    assert len(panel.sent) == 1 and panel.clock.sleeps == []
 
 
-def test_a_start_lost_until_retry_timeout_may_be_queued(panel):
-    for unused in range(50):
-        panel.reply(status=502, body="")
-    with pytest.raises(PanelAmbiguousError) as caught:
-        panel.client(retry_timeout=3).queue_action("mc-01", "start")
-    panel.adapter.script.clear()
-    assert "may already be queued" in str(caught.value)
+def test_a_post_that_never_left_is_handed_back_saying_nothing_was_queued(panel):
+    panel.fail(refused())
+    with pytest.raises(PanelTransportError) as caught:
+        panel.client().queue_action("mc-01", "restart", hand_back=True)
+    assert caught.value.retry_in is not None and "nothing was queued" in str(caught.value)
+    assert len(panel.sent) == 1
 
 
 def test_post_tls_failure_after_sending_is_ambiguous_but_a_certificate_failure_is_not(panel):

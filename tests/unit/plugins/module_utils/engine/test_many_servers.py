@@ -261,24 +261,6 @@ def test_one_refusal_never_stops_the_task_with_a_canary(tmp_path):
     assert result["summary"]["converged"] == 3
 
 
-def test_a_start_whose_answer_was_lost_is_sent_again_a_restart_never(tmp_path):
-    client = fleet(2, status="offline", uptime=0)
-    lost = PanelAmbiguousError("The answer was lost.", what="POST /servers/srv-00/control")
-    lost.retry_in = 1.0  # the client hands a start back: a second start changes nothing
-
-    def react(server_id, action):
-        client.post_error = lost if (server_id, len(client.posts)) == ("srv-00", 1) else None
-        if client.post_error is None:
-            client.later(2.0, server_id, status="online", uptime_seconds=1)
-
-    client.on_post = react
-    ledger = ledger_for(client, tmp_path)
-    result = run(client, state="started", ledger=ledger)
-    assert posted(client) == ["srv-00", "srv-01", "srv-00"]
-    assert result["summary"]["converged"] == 2
-    assert [entry["state"] for entry in ledger.entries("srv-00")] == ["done"]
-
-
 def test_a_read_older_than_max_read_age_is_read_again_before_the_next_action():
     client = fleet(4)
     # each POST takes 4 s (a slow plan's pace); a player joins srv-03 after 6 s
