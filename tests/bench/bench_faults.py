@@ -12,7 +12,8 @@ For each form of the job it restarts every online server of the emulator's gener
 * 3% of action POSTs queued, then answered 502 with an empty body (a gateway's answer);
 * 1.5% of action POSTs queued, then answered 503 with a proxy's HTML page (Envoy's
   "upstream connect error or disconnect/reset before headers");
-* 2% of reads dropped without an answer, 5% slowed by 0.3 s and 1% by 2.5 s (past request_timeout, 2 s).
+* 5% of reads dropped without an answer, 10% slowed by 0.3 s and 3% by 2.5 s (past request_timeout, 2 s):
+  a job reads the fleet in a few dozen list pages, so these rates make a few of them fail.
 
 The controller (ansible-playbook, its whole process group) is killed with SIGKILL once the
 emulator has received POSTs for ``--kill-at`` of the online servers; then the same job runs again
@@ -56,9 +57,9 @@ FAULTS = (
     dict(kind="status", status=503, method="POST", phase="before", rate=0.03, retry_after=1),
     dict(kind="status", status=502, method="POST", phase="after", rate=0.03),
     dict(kind="proxy", method="POST", phase="after", rate=0.015),
-    dict(kind="drop", method="GET", rate=0.02),
-    dict(kind="latency", method="GET", seconds=0.3, rate=0.05),
-    dict(kind="latency", method="GET", seconds=2.5, rate=0.01),
+    dict(kind="drop", method="GET", rate=0.05),
+    dict(kind="latency", method="GET", seconds=0.3, rate=0.10),
+    dict(kind="latency", method="GET", seconds=2.5, rate=0.03),
 )
 
 CONNECTION = {"request_timeout": 2, "retry_timeout": 30}
