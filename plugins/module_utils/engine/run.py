@@ -220,8 +220,8 @@ class ControlRun(object):
         if server.refused_since is None:
             server.refused_since = now
         if now + error.retry_in - server.refused_since <= limit:
-            if server.entry is not None:  # the panel queued nothing
-                self.ledger.drop(server.entry)
+            if server.entry is not None:  # the panel queued nothing; no not-queued note: this task sends it again
+                self.ledger.drop(server.entry, not_queued=False)
                 server.entry = None
             server.changed, server.stage, server.retry_at = False, UNREAD, now + error.retry_in
             return
