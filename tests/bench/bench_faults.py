@@ -15,7 +15,7 @@ For each form of the job it restarts every online server of the emulator's gener
 * 5% of reads dropped without an answer, 10% slowed by 0.3 s and 3% by 2.5 s (past request_timeout, 2 s):
   a job reads the fleet in a few dozen list pages, so these rates make a few of them fail.
 
-The controller (ansible-playbook, its whole process group) is killed with SIGKILL once the
+The controller (ansible-playbook, its workers and the modules they run) is killed with SIGKILL once the
 emulator has received POSTs for ``--kill-at`` of the online servers; then the same job runs again
 to its end, on the same state directory (the ledger), the faults still on.  Forms:
 
@@ -123,6 +123,45 @@ def collections_path(workdir):
     return str(tree)
 
 
+def children_of():
+    """{parent pid: [child pids]} of every process now (Linux /proc)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry, encoding="ascii", errors="replace") as handle:
+                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    return children
+
+
+def kill_tree(root):
+    """SIGKILL ``root`` and every process under it, each by its id.
+
+    Not the process group alone: Ansible's workers start sessions of their own (setsid), so a
+    group kill leaves them, and the module they run, going on to the end of the task.
+    """
+    for unused in range(5):  # a fork made while we look is caught by the next pass
+        tree, pending = [], [root]
+        children = children_of()
+        while pending:
+            pid = pending.pop()
+            tree.append(pid)
+            pending.extend(children.get(pid, []))
+        alive = [pid for pid in tree if os.path.exists("/proc/%d" % pid)]
+        if not alive:
+            return
+        for pid in alive:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.1)
+
+
 class FaultBench:
     def __init__(self, args, workdir, emulator):
         self.args = args
@@ -208,12 +247,12 @@ class FaultBench:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 cwd=self.workdir,
-                start_new_session=True,  # its own process group: the kill takes its forks and modules too
+                start_new_session=True,
             )
             killed = False
             while process.poll() is None:
                 if kill_after is not None and sum(self.control.counters()["posts"].values()) >= kill_after:
-                    os.killpg(process.pid, signal.SIGKILL)
+                    kill_tree(process.pid)
                     killed = True
                     break
                 time.sleep(0.2)
