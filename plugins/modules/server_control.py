@@ -18,8 +18,10 @@ description:
   - The module never sends the same action twice, neither after a wait that ran out nor after a request whose
     answer was lost on the way back (it then reports RV(changed=true), since the action may have been queued;
     with O(wait=true) a server that then reaches the requested state counts as success), nor in a later run.
-    An HTTP 503 to the action is the panel's refusal, not a lost answer; nothing was queued (RV(changed=false)),
-    the task fails saying so, and the action is not sent again by the task itself.
+    An error the panel answers in its own words (a 5xx or 429 with its JSON error) is a refusal that queued
+    nothing; the action is sent again after the wait the panel asks for (C(Retry-After)), within O(retry_timeout),
+    and with O(ids) the other servers go on meanwhile. An answer that is not the panel's (a proxy's 502, 503 or 504
+    page, an empty body) may follow a queued action, so the action is then followed, never sent again.
   - A ledger in the state directory remembers every action the module queued until a read shows the outcome. An
     open entry for the same action on the same server is waited for (O(wait=true)) or reported as RV(pending)
     instead of being sent again, and a restart the ledger holds within O(min_uptime) counts as the restart even

@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Injected failures: error statuses, dropped connections and added latency."""
+"""Injected failures: error statuses, a proxy's error page, dropped connections and added latency."""
 
 from __future__ import annotations
 
@@ -9,7 +9,15 @@ import random
 import re
 import typing as t
 
-KINDS = ("status", "drop", "latency")
+KINDS = ("status", "proxy", "drop", "latency")
+# The error page of the proxy that a ``proxy`` fault plays: Envoy's, when the panel behind it reset
+# the connection before its answer's headers (the body Envoy writes, in an HTML page as a
+# load balancer's custom error page has it).
+PROXY_PAGE = (
+    "<html><head><title>503 Service Unavailable</title></head><body><h1>503 Service Unavailable</h1>"
+    "<p>upstream connect error or disconnect/reset before headers. reset reason: connection termination</p>"
+    "</body></html>"
+)
 PHASES = ("before", "after")
 VARIANTS = ("live", "planned")
 
@@ -25,6 +33,11 @@ class Fault:  # pylint: disable=too-many-instance-attributes
     ``phase`` only matters for POSTs: "before" fires before the panel looks at the request
     (nothing is queued), "after" fires once the action has been queued, so the client sees a
     failure for an action that will run. Any other method meets the fault before handling.
+
+    Whose answer the client gets: a ``status`` fault before queueing is the panel's own (its JSON
+    error); after queueing the panel itself said 202, so what fails is something on the way and
+    its answer is not the panel's (an empty body, as a gateway's 502 has). A ``proxy`` fault is a
+    proxy's HTML error page (PROXY_PAGE, status 503 unless given) in either phase.
     """
 
     fault_id: str
@@ -99,8 +112,8 @@ class FaultRegistry:
         kind = spec.get("kind")
         if kind not in KINDS:
             raise FaultSpecError(f"fault kind must be one of {', '.join(KINDS)}, not {kind!r}")
-        status = spec.get("status", 503 if kind == "status" else None)
-        if kind == "status" and (not isinstance(status, int) or not 400 <= status <= 599):
+        status = spec.get("status", 503 if kind in ("status", "proxy") else None)
+        if kind in ("status", "proxy") and (not isinstance(status, int) or not 400 <= status <= 599):
             raise FaultSpecError(
                 f"a status fault needs status between 400 and 599 (500, 502 or 503 usually), not {status!r}"
             )
@@ -122,15 +135,15 @@ class FaultRegistry:
             raise FaultSpecError(f"fault count must be a whole number >= 0 or null, not {count!r}")
         retry_after = spec.get("retry_after")
         if retry_after is not None:
-            if kind != "status":
-                raise FaultSpecError("retry_after only goes with a status fault")
+            if kind not in ("status", "proxy"):
+                raise FaultSpecError("retry_after only goes with a status or proxy fault")
             if isinstance(retry_after, bool) or not isinstance(retry_after, (int, str)):
                 raise FaultSpecError(f"fault retry_after must be whole seconds or an HTTP date, not {retry_after!r}")
             retry_after = str(retry_after)
         fault = Fault(
             fault_id=f"fault-{self._next_id}",
             kind=kind,
-            status=status if kind == "status" else None,
+            status=status if kind in ("status", "proxy") else None,
             seconds=float(seconds),
             method=method,
             path=path,

@@ -21,7 +21,7 @@ from . import bodies
 from .appkey import STATE_KEY
 from .auth import identify, require_api_access, require_control
 from .errors import JSON_TYPE, ApiError, error_response, json_response, raw_json_response
-from .faults import Fault
+from .faults import PROXY_PAGE, Fault
 from .model import ACTIONS, Account, Server, Token
 from .ratelimit import MinuteLimiter
 from .state import PanelState
@@ -177,18 +177,26 @@ async def _inject(request: web.Request, state: PanelState, call: Call, phase: st
         await asyncio.sleep(delay)
     if fault is None:
         return None
-    return _fault_answer(request, state, fault)
+    return _fault_answer(request, state, fault, phase)
 
 
-def _fault_answer(request: web.Request, state: PanelState, fault: Fault) -> web.StreamResponse:
+def _fault_answer(request: web.Request, state: PanelState, fault: Fault, phase: str) -> web.StreamResponse:
     if fault.kind == "drop":
         # Close the socket with no answer at all, as a crashed proxy would; what aiohttp then
         # tries to write goes nowhere.
         if request.transport is not None:
             request.transport.close()
         return web.Response(status=500)
-    if fault.body is not None:
+    if fault.kind == "proxy":
+        # A proxy in front of the panel answers with its own page (the panel's answer, if any, is lost).
+        response = web.Response(
+            status=fault.status, text=fault.body or PROXY_PAGE, content_type="text/html", headers={"Server": "envoy"}
+        )
+    elif fault.body is not None:
         response = web.Response(status=fault.status, text=fault.body, content_type="text/plain")
+    elif phase == "after":
+        # The panel queued the action and said 202: the failure is a gateway's, with no JSON of the panel's.
+        response = web.Response(status=fault.status)
     else:
         response = error_response(
             fault.status, "injected_fault", f"Injected fault {fault.fault_id}: the panel answered {fault.status}."

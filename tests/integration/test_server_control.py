@@ -294,8 +294,9 @@ def test_planned_variant_restarts_and_refuses_start(ansible, emulator):
     [
         {"kind": "drop"},
         {"kind": "status", "status": 502},
+        {"kind": "proxy"},
     ],
-    ids=["dropped", "502"],
+    ids=["dropped", "502", "proxy-503-page"],
 )
 def test_post_answer_lost_after_queueing_is_not_resent(ansible, emulator, fault):
     emulator.control.add_fault(method="POST", phase="after", count=1, **fault)
@@ -305,16 +306,25 @@ def test_post_answer_lost_after_queueing_is_not_resent(ansible, emulator, fault)
     assert (posts(counters, "mc-02"), counters["restarts"]["mc-02"]) == (1, 1)
 
 
-def test_a_503_to_the_restart_is_the_panels_refusal_and_it_is_not_sent_again(ansible, emulator):
-    emulator.control.add_fault(kind="status", status=503, method="POST", phase="before", count=1)
-    result = control(ansible, id="mc-02", state="restarted", wait_timeout=2, expect_failure=True)
+def test_the_panels_own_503_to_the_restart_is_a_refusal_sent_again_after_retry_after(ansible, emulator):
+    emulator.control.add_fault(kind="status", status=503, method="POST", phase="before", count=2, retry_after=1)
+    result = control(ansible, id="mc-02", state="restarted")
+    assert (result["changed"], result["converged"]) == (True, True)
+    assert result["api"]["retries"] == 2
+    counters = emulator.control.counters()
+    assert (posts(counters, "mc-02"), counters["actions_queued"]["mc-02"], counters["restarts"]["mc-02"]) == (3, 1, 1)
+
+
+def test_a_panel_refusing_the_restart_past_retry_timeout_fails_saying_nothing_was_queued(ansible, emulator):
+    emulator.control.add_fault(kind="status", status=503, method="POST", phase="before", retry_after=1)
+    result = control(ansible, id="mc-02", state="restarted", retry_timeout=2, expect_failure=True)
     assert result["failed"] is True
     assert "The panel refused POST /servers/mc-02/control (restart) with HTTP 503" in result["msg"]
-    assert "nothing was queued" in result["msg"] and "It was not sent again" in result["msg"]
-    assert "lost" not in result["msg"] and "may already be queued" not in result["msg"]
+    assert "nothing was queued" in result["msg"] and "refused every time" in result["msg"]
+    assert "may already be queued" not in result["msg"]
     assert (result["changed"], result["action"]) == (False, None)
     counters = emulator.control.counters()
-    assert posts(counters, "mc-02") == 1
+    assert 2 <= posts(counters, "mc-02") <= 3
     assert counters["actions_queued"].get("mc-02", 0) == 0 and counters["restarts"].get("mc-02", 0) == 0
 
 

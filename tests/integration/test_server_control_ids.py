@@ -195,3 +195,25 @@ def test_a_thousand_servers_in_one_task_each_once_from_one_read(ansible, large_f
     ]
     assert again["changed"] is False and again["summary"]["unchanged"] == FLEET_SIZE
     assert sum(control_api.counters()["posts"].values()) == FLEET_SIZE
+
+
+def test_some_posts_refused_by_the_panel_are_sent_again_and_every_server_restarts_once(ansible, emulator):
+    # The panel's own 503 (its JSON error, nothing queued) to the first three POSTs, Retry-After 1 s.
+    emulator.control.add_fault(kind="status", status=503, method="POST", phase="before", count=3, retry_after=1)
+    ids = ["mc-01", "mc-02", "rust-01", "ark-01"]
+    result = control(ansible, ids=ids, state="restarted")
+    assert result["summary"] == dict(total=4, changed=4, unchanged=0, skipped=0, failed=0, converged=4, pending=0)
+    counters = emulator.control.counters()
+    assert [counters["restarts"].get(server_id, 0) for server_id in ids] == [1, 1, 1, 1]
+    assert sum(counters["posts"].get(server_id, 0) for server_id in ids) == 4 + 3
+    assert counters["responses"]["503"] == 3
+
+
+def test_a_proxys_503_page_after_queueing_in_an_ids_task_is_followed_never_resent(ansible, emulator):
+    emulator.control.add_fault(kind="proxy", method="POST", phase="after", path="mc-02", count=1)
+    result = control(ansible, ids=["mc-02", "ark-01"], state="restarted", min_uptime=600)
+    assert [line["converged"] for line in result["servers"]] == [True, True]
+    again = control(ansible, ids=["mc-02", "ark-01"], state="restarted", min_uptime=600)
+    assert again["changed"] is False
+    counters = emulator.control.counters()
+    assert (counters["posts"]["mc-02"], counters["restarts"]["mc-02"], counters["restarts"]["ark-01"]) == (1, 1, 1)

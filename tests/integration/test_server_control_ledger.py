@@ -92,6 +92,29 @@ def test_scenario_2_a_rerun_inside_the_read_lag_sends_nothing(ansible, emulator)
     assert (posts(emulator, "mc-02"), restarts(emulator, "mc-02")) == (1, 1)
 
 
+def test_a_restart_answered_by_a_proxys_503_page_is_followed_and_an_immediate_rerun_sends_no_second(ansible, emulator):
+    # The panel queues the restart, the proxy in front of it answers 503 with its own HTML page.
+    emulator.control.settings(checkin_interval=NEVER, checkin_jitter=0)
+    emulator.control.add_fault(kind="proxy", method="POST", phase="after", count=1)
+    first = control(ansible, id="mc-02", state="restarted", wait=False, expect_failure=True)
+    assert first["failed"] is True and first["changed"] is True and first["action"] == "restart"
+    assert "may already be queued" in first["msg"] and "HTTP 503" in first["msg"]
+    assert emulator.control.counters()["actions_queued"] == {"mc-02": 1}
+
+    # An immediate re-run, in a new process: the may-be-queued entry stands, nothing is sent.
+    again = control(ansible, id="mc-02", state="restarted", min_uptime=600, wait=False)
+    assert (again["changed"], again["action"], again["pending"]["state"]) == (False, None, "may_be_queued")
+    assert "Nothing new was sent" in again["msg"]
+    assert posts(emulator, "mc-02") == 1
+
+    # The agent runs the one restart; a re-run with wait confirms it by the uptime reset, sends nothing.
+    emulator.control.checkin("mc-02")
+    emulator.control.advance(FINISH)
+    confirmed = control(ansible, id="mc-02", state="restarted", min_uptime=600)
+    assert (confirmed["changed"], confirmed["action"]) == (False, None)
+    assert (posts(emulator, "mc-02"), restarts(emulator, "mc-02")) == (1, 1)
+
+
 def test_a_different_action_is_sent_and_names_the_pending_one(ansible, emulator):
     emulator.control.disconnect("mc-01")
     control(ansible, id="mc-01", state="restarted", wait=False)

@@ -481,13 +481,20 @@ class PanelClient(object):
         )
         return self._json(response, what, required=False)
 
+    @property
+    def retry_timeout(self):
+        """Seconds a request may be tried again for (the retry_timeout option)."""
+        return self._retry.retry_timeout
+
     @_scrubbed
-    def queue_action(self, server_id, action):
+    def queue_action(self, server_id, action, hand_back=False):
         """Queue ``action`` on a server; returns the panel's answer body, or None.
 
         Live: POST /servers/{id}/control {"action": action}.  Planned: restart only,
         POST /servers/{id}/restart with no body.  The call returns once the panel
-        queued the action, not once it ran.
+        queued the action, not once it ran.  ``hand_back``: a POST to be sent again
+        (refused by the panel) raises at once with ``retry_in`` instead of being waited
+        for (api/retry.py).
         """
         if action not in ACTIONS:
             raise ValueError("unknown action %r (known: %s)" % (action, ", ".join(ACTIONS)))
@@ -506,6 +513,7 @@ class PanelClient(object):
             body=payload,
             server_id=server_id,
             label=label,
+            retry=dict(hand_back=hand_back),
         )
         # The action is queued whatever the body says: an unreadable body must not turn
         # that success into a failure, which a caller might "fix" by queueing again.
@@ -525,14 +533,20 @@ class PanelClient(object):
             url = url[len(self.base_url) :]
         return errors.echoed(url, limit=2 * errors.MAX_ECHOED)
 
-    def _request(self, method, url, body=None, server_id=None, label="", exact=True):
+    def _request(self, method, url, body=None, server_id=None, label="", exact=True, retry=None):
         """Send through the retry policy; returns (2xx response, description) or raises a PanelError.
 
-        ``exact``: the URL was built by ``_url`` and is sent byte for byte as built.
+        ``exact``: the URL was built by ``_url`` and is sent byte for byte as built; ``retry``:
+        keywords for RetryPolicy.send (a POST's hand_back).
         """
         what = "%s %s%s" % (method, self._shown(url), label)
         response = self._retry.send(
-            method, lambda: self._exchange(method, url, body, exact), what, server_id, deadline=self._deadline
+            method,
+            lambda: self._exchange(method, url, body, exact),
+            what,
+            server_id,
+            deadline=self._deadline,
+            **(retry or {}),
         )
         if 200 <= response.status_code < 300:
             return response, what

@@ -61,9 +61,12 @@ class PanelError(Exception):
     ``transient`` is true for a failure that asking again later may cure (the retry
     budget ran out on a 429, a 5xx or a connection failure): a waiter keeps polling
     through it, anything else ends the wait.
+    ``retry_in`` is set on a POST handed back to its caller to be sent again later (a refusal,
+    or a start whose answer was lost): the seconds to wait first (Retry-After, or the backoff).
     """
 
     transient = False
+    retry_in = None
 
     def __init__(self, message, status=None, server_id=None):
         super(PanelError, self).__init__(message)
@@ -125,8 +128,14 @@ class PanelAmbiguousError(PanelError):
         self.cause = cause
 
 
-class PanelUnavailableError(PanelApiError):
-    """HTTP 503 to a POST: the panel answered that it cannot take the action now, so it queued nothing."""
+class PanelRefusedError(PanelApiError):
+    """The panel's own refusal of a POST (429, or a 5xx in the panel's own words): nothing was queued.
+
+    ``retry_in`` (seconds) when the caller is to send it again later; None once the retry budget ran out.
+    ``refusal`` is the message's first clause (what was refused, how), for a caller's own sentence.
+    """
+
+    refusal = None
 
 
 class PanelVariantError(PanelError):
@@ -172,6 +181,29 @@ def parse_json_body(body):
         return True, json.loads(text)
     except ValueError:
         return False, None
+
+
+# Statuses only a gateway says ("Bad Gateway", "Gateway Timeout"): the panel behind it may have
+# queued the action before the gateway gave up on its answer, whatever the body looks like.
+GATEWAY_STATUSES = (502, 504)
+
+
+def answered_by_the_panel(status, content_type, body):
+    """Whether an error answer is the panel's own: the one rule that tells a refusal from a lost answer.
+
+    The specification does not show the error body, so this is the collection's reading
+    (docs/api-behaviour.md, "Whose answer is it"): the panel answers its errors with a JSON
+    object, labelled JSON (``application/json`` or ``...+json``) or not labelled at all.  An
+    HTML or plain-text page, an empty body, or a 502/504 (a gateway's statuses) come from
+    something on the way (a proxy, a load balancer) that may have passed the request on
+    before it failed: for a POST, the action may be queued.
+    """
+    if status in GATEWAY_STATUSES:
+        return False
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media and media != "application/json" and not media.endswith("+json"):
+        return False
+    return looks_like_panel_error(body)
 
 
 def looks_like_panel_error(body):
@@ -393,19 +425,26 @@ def ambiguous_error(what, cause, server_id=None, status=None):
     return error
 
 
-def unavailable_error(what, body, server_id=None):
-    """The PanelUnavailableError for a POST the panel answered with HTTP 503: a refusal, not a lost answer."""
-    if body and body.strip() and not looks_like_panel_error(body):
-        said = " (an answer that is not the panel's JSON, starting %r)" % excerpt(body)
+def refused_error(what, status, body, server_id=None, retry_in=None, retry_note=""):
+    """The PanelRefusedError for a POST the panel refused in its own words (a 5xx, or 429).
+
+    ``retry_in``: the caller sends it again that many seconds later (the message says so);
+    None: the retry budget ran out (``retry_note`` says how it was spent).
+    """
+    message = panel_message(body)
+    said = " (%s)" % message.rstrip(". ") if message else ""
+    if retry_in is not None:
+        then = "it is sent again in %.1f s" % retry_in
     else:
-        message = panel_message(body)
-        said = " (%s)" % message.rstrip(". ") if message else ""
-    return PanelUnavailableError(
-        "The panel refused %s with HTTP 503%s: it takes no action for now, so nothing was queued. It was not "
-        "sent again; run the task again once the panel is back." % (what, said),
-        status=503,
-        server_id=server_id,
-    )
+        then = (
+            "it was refused every time%s. Run the task again once the panel takes actions again, or raise "
+            % (retry_note)
+            + "retry_timeout"
+        )
+    refusal = "The panel refused %s with HTTP %s%s: nothing was queued" % (what, status, said)
+    error = PanelRefusedError("%s; %s." % (refusal, then), status=status, server_id=server_id)
+    error.retry_in, error.refusal = retry_in, refusal
+    return error
 
 
 def transport_error(what, cause, retry_note="", server_id=None):

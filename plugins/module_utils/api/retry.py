@@ -12,17 +12,21 @@ When to send a request again:
   at once; jitter spreads them out).
 * **5xx and connection failures, GET only**: reads have no effect, so they are
   simply tried again after a backoff (``Retry-After`` honoured when present).
-* **POST**: an action is re-sent only when the panel surely did not receive it:
-  a 429, or a connection that could not even be established (connection refused,
-  DNS failure, connect timeout: see ``nothing_was_sent``).  A 5xx, a read timeout or
-  a connection lost after the request went out may mean the action is already
-  queued; a second POST could restart a server twice.  Those end in
-  ``PanelAmbiguousError`` and are never re-sent.  A 503 is the exception among the
-  5xx: the panel answered that it cannot take the request now, a refusal that queued
-  nothing (``PanelUnavailableError``); it is not re-sent either, so that a restart
-  is never sent twice on any 5xx.
+* **POST**: an action is re-sent only when the panel surely did not queue it: a 429, the
+  panel's own error answer (a 5xx in the panel's own words: ``errors.answered_by_the_panel``
+  is the one rule that tells), or a connection that could not even be established
+  (connection refused, DNS failure, connect timeout: see ``nothing_was_sent``).  An answer
+  that is not the panel's (a proxy's 502/503/504 page, an empty body), a read timeout, a
+  connection reset or a TLS failure after the request went out may come after the panel
+  queued the action; a second POST could restart a server twice.  Those end in
+  ``PanelAmbiguousError`` and are never re-sent here (a start may be sent again later by
+  its caller: keep_online's ``retry_after``).
+* A caller with other servers to go on with asks for refusals to be handed back
+  (``hand_back``): the POST is then not waited for here; the error is raised at once with
+  ``retry_in`` (the wait Retry-After or the backoff asks for) and the caller sends it again
+  later (engine/many_servers.py), so one refused server never holds up the others.
 * Never: 4xx other than 429 (402 in particular: an unpaid plan stays unpaid), and
-  TLS failures (a certificate does not fix itself).
+  TLS failures of the handshake (a certificate does not fix itself).
 
 Every retry happens within ``retry_timeout`` seconds of the first attempt: a wait that
 would end past that deadline is not started, the last answer is reported instead.
@@ -40,6 +44,7 @@ from __future__ import annotations
 import datetime
 import email.utils
 import random
+import ssl
 import time
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api import errors
@@ -57,8 +62,9 @@ BACKOFF_CAP = 30.0
 # A Retry-After of 0 (or a date in the past) still waits this long, so a confused
 # panel cannot make the client spin.
 MIN_DELAY = 0.1
-# The one 5xx that answers a POST with a refusal (nothing queued) rather than an unknown fate.
-UNAVAILABLE = 503
+# Words of a TLS failure that happens while the connection is set up, before the request is
+# written: nothing was sent (any other TLS failure of a POST may come after the panel had it).
+_HANDSHAKE_WORDS = ("certificate", "handshake", "wrong version number", "unknown protocol")
 
 
 class SystemClock(object):
@@ -190,6 +196,27 @@ def _root_cause(exc):
     return lines[0] if lines else type(innermost).__name__
 
 
+def _tls_before_sending(exc):
+    """Whether a TLS failure happened while the connection was set up (a certificate, the handshake)."""
+    for current, _linked in _causes(exc):
+        if isinstance(current, ssl.SSLCertVerificationError):
+            return True
+        if any(word in str(current).lower() for word in _HANDSHAKE_WORDS):
+            return True
+    return False
+
+
+def _no_retry_helps(exc, is_read):
+    """A failure final for any method: the request was not sent, and sending it again fails the same way.
+
+    A TLS failure is final for a read and for a POST whose connection was being set up; a POST's
+    TLS failure after that (the request may have gone out) is judged as any lost answer is.
+    """
+    if isinstance(exc, requests.exceptions.SSLError):
+        return is_read or _tls_before_sending(exc)
+    return not _is_transient(exc)
+
+
 def _is_transient(exc):
     """A connection-level failure worth trying again (for a GET)."""
     if isinstance(exc, requests.exceptions.SSLError):
@@ -232,13 +259,15 @@ class RetryPolicy(object):
         self.panel_address = panel_address
         self.stats = {"requests": 0, "retries": 0, "waited_seconds": 0.0}
 
-    def send(self, method, attempt, what, server_id=None, deadline=None):
+    def send(self, method, attempt, what, server_id=None, deadline=None, hand_back=False):
         """Run ``attempt()`` (one HTTP exchange returning a requests.Response) until final.
 
         Returns the final response, which may still be an error answer that is not
         retried (4xx); the caller maps it.  Raises a PanelError when the retry budget
         runs out on a retryable answer, for a connection failure, and for an ambiguous POST.
         ``deadline`` (a Deadline, or None) is an outer limit no retry or budget wait runs past.
+        ``hand_back``: a POST to be sent again (refused) is raised at once with ``retry_in``
+        instead of waited for.
         """
         is_read = method.upper() == "GET"
         limit, budget_name = self.clock.monotonic() + self.retry_timeout, "retry_timeout=%g s" % self.retry_timeout
@@ -256,6 +285,8 @@ class RetryPolicy(object):
             delay = self._retry_delay(is_read, retries, response, failure, what, server_id)
             if delay is None:
                 return response
+            if hand_back and not is_read:
+                raise self._handed_back(delay, response, failure, what, server_id)
             remaining = limit - self.clock.monotonic()
             if delay > remaining:
                 raise errors.transient(
@@ -285,15 +316,13 @@ class RetryPolicy(object):
     def _retry_delay(self, is_read, retries, response, failure, what, server_id):
         """Seconds to wait before trying again; None when ``response`` is final.  Raises when it must not be retried."""
         if failure is not None:
-            if not _is_transient(failure):
+            if _no_retry_helps(failure, is_read):
                 raise errors.transport_error(what, describe_failure(failure, self.panel_address), server_id=server_id)
             if not (is_read or nothing_was_sent(failure)):
                 raise errors.ambiguous_error(what, describe_failure(failure, self.panel_address), server_id=server_id)
             return max(MIN_DELAY, backoff_delay(retries, self.rng))
         status = response.status_code
-        if status == UNAVAILABLE and not is_read:
-            raise errors.unavailable_error(what, response.content, server_id=server_id)
-        if status >= 500 and not is_read:
+        if status >= 500 and not is_read and not self.refused(response):
             raise errors.ambiguous_error(
                 what, errors.http_cause(status, response.content), server_id=server_id, status=status
             )
@@ -305,6 +334,29 @@ class RetryPolicy(object):
             return max(MIN_DELAY, delay)
         return None
 
+    @staticmethod
+    def refused(response):
+        """Whether an error answer to a POST is a refusal that surely queued nothing: a 429, or the panel's own words."""
+        status = response.status_code
+        return status == 429 or errors.answered_by_the_panel(
+            status, response.headers.get("Content-Type"), response.content
+        )
+
+    def _handed_back(self, delay, response, failure, what, server_id):
+        """The error a caller gets for a POST it is to send again ``delay`` seconds later (``hand_back``).
+
+        Only a POST the panel surely did not queue gets here: refused in its own words, or never sent.
+        """
+        if failure is None:
+            error = errors.refused_error(what, response.status_code, response.content, server_id, retry_in=delay)
+        else:
+            cause = describe_failure(failure, self.panel_address)
+            error = errors.transport_error(
+                what, cause + "; the request never reached the panel, so nothing was queued", server_id=server_id
+            )
+            error.retry_in = delay
+        return error
+
     def _give_up(self, is_read, retries, delay, remaining, budget_name, response, failure, what, server_id):
         """The error reported when the next retry would end past the deadline."""
         note = " (gave up after %d %s: the next attempt was due in %.1f s, but only %.1f s of %s were left)" % (
@@ -314,6 +366,10 @@ class RetryPolicy(object):
             max(0.0, remaining),
             budget_name,
         )
+        if failure is None and not is_read and response.status_code != 429 and self.refused(response):
+            return errors.refused_error(
+                what, response.status_code, response.content, server_id=server_id, retry_note=note
+            )
         if failure is None:
             return errors.error_from_response(
                 response.status_code, response.reason, response.content, what, server_id=server_id, retry_note=note

@@ -11,10 +11,16 @@
 2. **Follow up** (engine/page_passes.py): the drains and the outcomes waited for.
 3. **Answer** (engine/result.py): one line per id, summary counts, the servers that failed named.
 
-A panel error that concerns one server (it is not found) fails that server only; any other error
-(the token refused, the plan unpaid, the panel unreachable after retries) stops the sending: the
-servers not reached yet are reported failed with "not sent", and those already sent are still
-followed up.
+A POST the panel refused in its own words (a 429 or a 5xx: api/retry.py) is handed back by the
+client at once: the server is put back (engine/run.py: put_back) and sent again once the wait
+the panel asked for is over, between pages and after them (``resend_refused``), while the task
+goes on with its other servers.  One refusal never stops a task.
+
+A panel error that concerns one server (it is not found, or the panel kept refusing its action
+for ``retry_timeout``) fails that server only; any other error (the token refused, the plan unpaid,
+the panel unreachable after retries, or refusing every action for ``retry_timeout``) stops the
+sending: the servers not reached yet are reported failed with "not sent", and those already sent
+are still followed up.
 """
 
 from __future__ import annotations
@@ -41,17 +47,19 @@ def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=F
     if problems:
         raise ControlFailed(" ".join(problems), many_servers_result([], diff, 0.0, client.stats))
     run.add(ids)
+    run.hand_back = True
     pages = PageReads(client)
     canary = Canary(
         run,
         request.canary,
-        send=lambda servers: send_all(run, pages, servers),
+        send=lambda servers: send_until_taken(run, pages, servers),
         follow_up=lambda servers, over: PagePasses(pages, run, servers, over).follow_up(),
     )
     run.canary = canary
     try:
         for _page, reads in pages.stream():  # 1. read and act, page by page
             decide_and_send(run, pages, [read for read in reads if read.server["id"] in run.servers], canary)
+            resend_refused(run, pages, wait=False)  # those put back whose wait is over, between pages
             if all(server.read is not None for server in run.servers.values()):
                 break  # every server of the task is read: the rest of the fleet is not needed
         for server in [server for server in run.still((UNREAD,)) if server.read is None]:
@@ -62,11 +70,12 @@ def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=F
                 continue
             decide_and_send(run, pages, [read], canary)
         canary.release()
+        resend_refused(run, pages)
     except TaskStopped as stop:
         run.stop(stop.error)
     except PanelError as error:
         run.stop(error)
-    PagePasses(pages, run).follow_up()  # 2. drains and confirmations
+    follow_up(run, pages)  # 2. drains and confirmations
     run.settle_last_reads()
     lines = [server.as_line(request, diff) for server in run.servers.values()]  # 3.
     result = many_servers_result(lines, diff, run.elapsed(), client.stats)
@@ -106,3 +115,47 @@ def read_again(run, pages, servers):
     for server in servers:
         server.action = None
         run.decide(server, fresh.get(server.id) or read_by_id(pages.client, server.id))
+
+
+def put_back(run, servers=None):
+    """The servers (of ``servers``, or all the task's) whose POST was handed back and is still to be sent again."""
+    pool = run.servers.values() if servers is None else servers
+    return [server for server in pool if server.retry_at is not None and server.stage == UNREAD and server.action]
+
+
+def resend_refused(run, pages, servers=None, wait=True):
+    """Send again the POSTs put back once their wait is over; ``wait``: until none is left, else only those due now."""
+    while run.stopped is None:
+        back = put_back(run, servers)
+        if not back:
+            return
+        now = run.clock.monotonic()
+        due = [server for server in back if server.retry_at <= now]
+        if not due and not wait:
+            return
+        if not due:
+            run.clock.sleep(min(server.retry_at for server in back) - now)
+            continue
+        for server in due:
+            server.retry_at = None
+        send_all(run, pages, due)
+
+
+def send_until_taken(run, pages, servers):
+    """Send the planned actions of ``servers``, and again those refused, until the panel took each (or gave up)."""
+    send_all(run, pages, servers)
+    resend_refused(run, pages, servers)
+
+
+def follow_up(run, pages):
+    """The follow-up passes; a drained server refused when its players left is sent again, then followed too."""
+    while True:
+        PagePasses(pages, run).follow_up()
+        if run.stopped is not None or not put_back(run):
+            return
+        try:
+            resend_refused(run, pages)
+        except TaskStopped as stop:
+            run.stop(stop.error)
+        except PanelError as error:
+            run.stop(error)

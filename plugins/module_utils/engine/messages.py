@@ -74,9 +74,36 @@ def not_listed(error):
     return "%s The panel does not list it either." % explain(error)
 
 
-def stopped_before(error):
-    """A server the task did not come to, because ``error`` stopped the sending."""
+def stopped_before(error, refused=False):
+    """A server the task did not come to (``refused``: whose POST the panel refused), because ``error`` stopped the sending."""
+    if refused:
+        said = explain(error)
+        return "Not sent: the panel refused this server's action too (nothing was queued), and then %s%s" % (
+            said[:1].lower(),
+            said[1:],
+        )
     return "Not sent: the task stopped before it came to this server, because %s" % explain(error)
+
+
+def refused_too_long(error, retry_timeout, everything=False):
+    """A POST handed back (``error``: refused, or never sent) until ``retry_timeout`` ran out.
+
+    ``everything``: no POST of the task was taken for that long, so the task stopped sending.
+    """
+    refusal = getattr(error, "refusal", None) or str(error).rstrip(". ")
+    if everything:
+        return "%s; the panel refused every action of the task for retry_timeout=%g s, so the task stopped sending." % (
+            refusal,
+            retry_timeout,
+        )
+    return (
+        "%s; it was refused for retry_timeout=%g s while the task went on with its other servers, "
+        % (
+            refusal,
+            retry_timeout,
+        )
+        + "and was not sent again. Run the task again once the panel takes this server's actions."
+    )
 
 
 CONFIRM_NEEDS_LEDGER = "confirm_only needs the ledger, which records what earlier tasks queued."

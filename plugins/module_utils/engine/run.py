@@ -40,6 +40,14 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
 )
 
 
+class TaskRefused(PanelError):
+    """The panel refused a POST of the task for retry_timeout: the server (or, ``everything``, the task) gives up."""
+
+    def __init__(self, message, refusal, everything):
+        super(TaskRefused, self).__init__(message, status=refusal.status, server_id=refusal.server_id)
+        self.everything = everything
+
+
 class ControlRun(object):
     """One server_control task: its servers (``servers``, by id) and the rules applied to each read of them."""
 
@@ -57,6 +65,10 @@ class ControlRun(object):
         self.last_outcome = None  # when a read last showed an outcome (monotonic; paces the follow-up)
         self.canary = None  # a Canary (engine/canary.py) that may hold a drained server back, or None
         self.started_at = self.clock.monotonic()
+        # With other servers to go on with (ids), a refused POST is handed back and sent again later
+        # (send, put_back) instead of being waited for by the client.
+        self.hand_back = False
+        self.refusing_since = None  # monotonic time of the first refusal since the panel last took a POST
 
     def problems(self):
         """What is wrong with the request, in sentences (empty when it is usable)."""
@@ -158,8 +170,9 @@ class ControlRun(object):
         The ``sending`` entry is claimed before the POST, atomically: of several processes deciding
         the same action at once exactly one sends, the others follow its entry.  A lost answer
         (PanelAmbiguousError) makes it ``may_be_queued``, never resent, and ``changed`` stays true: a
-        restart that may happen is never hidden.  Any other PanelError means the panel did not queue
-        it: the entry goes, and unless the server is not found nothing more is sent.
+        restart that may happen is never hidden.  A POST handed back (the panel refused it in its own
+        words: ``retry_in``) is put back and sent again later (put_back).  Any other PanelError means the panel did not queue it: the entry goes, and
+        unless the server is not found nothing more is sent.
         """
         action = server.action
         if self.ledger is not None:
@@ -172,26 +185,57 @@ class ControlRun(object):
             server.entry = entry
         server.sending(action)
         try:
-            self.client.queue_action(server.id, action)
-        except PanelAmbiguousError as error:
+            self.client.queue_action(server.id, action, hand_back=self.hand_back)
+        except PanelError as error:
+            if error.retry_in is not None:
+                self.put_back(server, error)
+                return
+            if not isinstance(error, PanelAmbiguousError):
+                self.not_queued(server, error)
+                return
             server.lost = error
             self.mark(server, MAY_BE_QUEUED)
-        except PanelError as error:
-            if server.entry is not None:
-                self.ledger.drop(server.entry)
-                server.entry = None
-            server.not_sent()
-            server.fail(say.explain(error), error)
-            if not isinstance(error, PanelNotFoundError):
-                raise TaskStopped(error)
-            return
         else:
             self.mark(server, QUEUED)
+        self.refusing_since = server.refused_since = server.retry_at = None  # the panel took (or may have) one
         answered = self.clock.monotonic()
         if not self.request.wait and server.lost is None:
             server.finish()
             return
         self.wait_for(server, Convergence(self.request, server.before, server.read.finished), answered)
+
+    def not_queued(self, server, error):
+        """The panel did not queue ``server``'s action: its entry goes; an error about the whole task stops it."""
+        if server.entry is not None:
+            self.ledger.drop(server.entry)
+            server.entry = None
+        server.not_sent()
+        server.retry_at = None
+        server.fail(say.explain(error), error)
+        if isinstance(error, PanelNotFoundError) or (isinstance(error, TaskRefused) and not error.everything):
+            return  # it concerns this server only
+        raise TaskStopped(error)
+
+    def put_back(self, server, error):
+        """``server``'s POST, refused (handed back), is sent again ``error.retry_in`` seconds later.
+
+        Refusals are tried again within ``retry_timeout`` of the first one, as the client would, while
+        the task goes on with its other servers.  Past it, the server fails alone; when the panel took
+        no POST of the task for that long, it refuses everything and the task stops sending.
+        """
+        now, limit = self.clock.monotonic(), self.client.retry_timeout
+        if self.refusing_since is None:
+            self.refusing_since = now
+        if server.refused_since is None:
+            server.refused_since = now
+        if now + error.retry_in - server.refused_since <= limit:
+            if server.entry is not None:  # the panel queued nothing; no not-queued note: this task sends it again
+                self.ledger.drop(server.entry, not_queued=False)
+                server.entry = None
+            server.changed, server.stage, server.retry_at = False, UNREAD, now + error.retry_in
+            return
+        everything = now + error.retry_in - self.refusing_since > limit  # no POST taken for as long
+        self.not_queued(server, TaskRefused(say.refused_too_long(error, limit, everything), error, everything))
 
     def wait_for(self, server, convergence, since):
         """``server`` waits for the outcome ``convergence`` judges, from ``since`` (without wait: one read decides)."""
@@ -216,8 +260,9 @@ class ControlRun(object):
         """The sending stopped on ``error``: every server not sent yet fails, saying so."""
         self.stopped = error
         for server in self.still((UNREAD,)):
-            server.action = None
-            server.fail(say.stopped_before(error))
+            refused = server.refused_since is not None  # put back: the panel refused it too
+            server.action, server.retry_at = None, None
+            server.fail(say.stopped_before(error, refused))
 
     # -- later reads -----------------------------------------------------------------------------
 

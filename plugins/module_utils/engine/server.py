@@ -57,6 +57,8 @@ class ControlledServer(object):
         self.recheck = False  # its latest read could not tell (Convergence.undecided): read it again soon
         self.read_failure = None  # the transient PanelError of the latest attempt to read it, if it failed
         self.settled_on = None  # the latest read whose proof the ledger has taken
+        self.retry_at = None  # monotonic time its POST, handed back (refused), is sent again from
+        self.refused_since = None  # monotonic time of the first refusal of its POST not taken since
 
     @property
     def server(self):

@@ -127,6 +127,38 @@ def test_post_fault_after_queueing_still_applies_the_action(live, still, kind):
     assert still.counters()["actions_applied"] == {"mc-01": 1}
 
 
+def test_a_status_fault_after_queueing_is_not_the_panels_json(live, still):
+    still.add_fault(kind="status", status=502, method="POST", phase="after", count=1)
+    reply = live.control("mc-01", "stop")
+    assert (reply.status, reply.raw) == (502, b"")  # a gateway's answer: the panel itself said 202
+    assert still.counters()["actions_queued"] == {"mc-01": 1}
+
+
+def test_proxy_fault_after_queueing_answers_the_proxys_page_and_the_action_runs(live, still):
+    still.add_fault(kind="proxy", method="POST", phase="after", count=1)
+    reply = live.control("mc-01", "restart")
+    assert reply.status == 503
+    assert reply.headers["Content-Type"].startswith("text/html") and reply.headers["Server"] == "envoy"
+    assert b"upstream connect error or disconnect/reset before headers" in reply.raw
+    counters = still.counters()
+    assert (counters["posts"], counters["actions_queued"], counters["responses"]) == (
+        {"mc-01": 1},
+        {"mc-01": 1},
+        {"503": 1},
+    )
+    still.checkin("mc-01")
+    still.advance(STOP_TIME + 10)
+    assert still.counters()["restarts"] == {"mc-01": 1}
+
+
+def test_proxy_fault_before_queueing_queues_nothing(live, still):
+    still.add_fault(kind="proxy", status=502, method="POST", retry_after=3, count=1)
+    reply = live.control("mc-01", "stop")
+    assert (reply.status, reply.headers["Retry-After"]) == (502, "3")
+    assert reply.raw.startswith(b"<html>")
+    assert still.counters()["actions_queued"] == {}
+
+
 def test_after_phase_does_not_fire_for_refused_posts(live, still):
     still.add_fault(kind="status", status=503, method="POST", phase="after", count=1)
     assert live.control("mc-01", "explode").status == 422
@@ -165,6 +197,7 @@ def test_faults_are_listed_and_cleared(live, control):
         {"kind": "drop", "retry_after": 5},
         {"kind": "status", "retry_after": 1.5},
         {"kind": "status", "retry_after": True},
+        {"kind": "proxy", "status": 302},
     ],
 )
 def test_bad_fault_specs_are_refused(control, spec):

@@ -29,6 +29,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
     PanelApiError,
     PanelNotFoundError,
     PanelVariantError,
+    refused_error,
 )
 
 BASE_URL = "https://panel.example.test/api/v1"
@@ -230,6 +231,8 @@ class FakeClient:
         self.deadlines = []  # (seconds, option) of every client.deadline() block
         self.limit_at = None  # the instant the current deadline() block ends
         self.read_failures = []  # PanelErrors the next reads raise, one each
+        self.refusals = {}  # server id -> how many of its next POSTs the panel refuses (handed back, 2 s)
+        self.hand_backs = []  # the hand_back argument of every POST
 
     @contextlib.contextmanager
     def deadline(self, seconds, option):
@@ -295,8 +298,19 @@ class FakeClient:
     def lists(self):
         return [entry for entry in self.log if entry[1] == "LIST"]
 
-    def queue_action(self, server_id, action):
+    retry_timeout = 60.0  # the client's retry_timeout (a put-back POST is tried again within it)
+
+    def queue_action(self, server_id, action, hand_back=False):
         self.record("POST " + action, server_id)
+        self.hand_backs.append(hand_back)
+        while self.refusals.get(server_id):  # the panel's own 503, Retry-After: 2
+            self.refusals[server_id] -= 1
+            if hand_back:
+                raise refused_error(
+                    "POST /servers/%s/control (%s)" % (server_id, action), 503, b'{"message": "busy"}', server_id, 2.0
+                )
+            self.clock.sleep(2.0)  # the client waits, and sends it again
+            self.record("POST " + action, server_id)
         if self.post_error is not None and not isinstance(self.post_error, PanelAmbiguousError):
             raise self.post_error
         if self.on_post is not None:

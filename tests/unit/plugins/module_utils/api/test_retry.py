@@ -22,8 +22,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
     PanelError,
     PanelNotFoundError,
     PanelRateLimitError,
+    PanelRefusedError,
     PanelTransportError,
-    PanelUnavailableError,
 )
 
 from panel_fakes import TOKEN, FakeClock, NoBudget
@@ -296,42 +296,133 @@ def test_4xx_is_never_retried(panel, status):
 # -- POST: only when surely not accepted ------------------------------------------------------
 
 
-@pytest.mark.parametrize("status", [500, 502, 504])
-def test_post_5xx_is_ambiguous_and_not_resent(panel, status):
-    panel.reply(status=status, json={"error": {"message": "agent gateway hiccup"}}, headers={"Retry-After": "1"})
+ENVOY_PAGE = "<html><body>upstream connect error or disconnect/reset before headers. reset reason: connection termination</body></html>"
+
+
+@pytest.mark.parametrize(
+    "status, content_type, body, panels",
+    [
+        (503, "application/json", '{"error": {"code": "unavailable", "message": "maintenance"}}', True),
+        (500, "application/json; charset=utf-8", '{"message": "internal error"}', True),
+        (503, "application/problem+json", '{"title": "unavailable"}', True),
+        (503, None, '{"error": "busy"}', True),
+        (503, "text/html", ENVOY_PAGE, False),
+        (503, "text/plain", "upstream connect error or disconnect/reset before headers", False),
+        (503, "text/plain", '{"error": "json-looking, but not labelled so"}', False),
+        (503, "application/json", "", False),
+        (500, None, "", False),
+        (503, "application/json", '["not", "an", "object"]', False),
+        (502, "application/json", '{"message": "Internal server error"}', False),
+        (504, "application/json", '{"message": "Endpoint request timed out"}', False),
+    ],
+    ids=[
+        "json-503",
+        "json-500-charset",
+        "problem-json",
+        "unlabelled-json",
+        "envoy-html",
+        "envoy-text",
+        "json-as-text",
+        "empty-json",
+        "empty",
+        "json-list",
+        "gateway-502",
+        "gateway-504",
+    ],
+)
+def test_whose_answer_it_is(status, content_type, body, panels):
+    assert errors.answered_by_the_panel(status, content_type, body.encode("utf-8")) is panels
+
+
+@pytest.mark.parametrize(
+    "status, answer",
+    [
+        (502, {"json": {"error": {"message": "agent gateway hiccup"}}}),
+        (504, {"json": {"error": {"message": "agent gateway hiccup"}}}),
+        (503, {"body": ENVOY_PAGE, "headers": {"Content-Type": "text/html"}}),
+        (500, {"body": ""}),
+        (503, {"body": "no healthy upstream", "headers": {"Content-Type": "text/plain"}}),
+    ],
+    ids=["502-json", "504-json", "503-proxy-html", "500-empty", "503-proxy-text"],
+)
+def test_post_5xx_not_the_panels_is_ambiguous_and_a_restart_is_not_resent(panel, status, answer):
+    headers = dict(answer.pop("headers", {}), **{"Retry-After": "1"})
+    panel.reply(status=status, headers=headers, **answer)
     client = panel.client()
     with pytest.raises(PanelAmbiguousError) as caught:
         client.queue_action("mc-01", "restart")
     message = str(caught.value)
-    assert "may already be queued" in message
-    assert "check the server" in message
-    assert "HTTP %d" % status in message and "agent gateway hiccup" in message
-    assert caught.value.status == status
-    assert caught.value.server_id == "mc-01"
+    assert "may already be queued" in message and "check the server" in message
+    assert "HTTP %d" % status in message
+    assert (caught.value.status, caught.value.server_id, caught.value.retry_in) == (status, "mc-01", None)
     assert len(panel.sent) == 1
     assert client.stats == {"requests": 1, "retries": 0, "waited_seconds": 0.0}
 
 
-@pytest.mark.parametrize(
-    "body, said",
-    [
-        ({"json": {"error": {"message": "maintenance until 10:00"}}}, "(maintenance until 10:00)"),
-        ({"body": "<html>503 Service Unavailable</html>"}, "not the panel's JSON, starting '<html>503"),
-    ],
-    ids=["panel", "proxy"],
-)
-def test_post_503_is_the_panels_refusal_worded_so_and_not_resent(panel, body, said):
-    panel.reply(status=503, headers={"Retry-After": "1"}, **body)
+@pytest.mark.parametrize("status", [500, 503])
+def test_post_refused_in_the_panels_own_words_is_sent_again_after_retry_after(panel, status):
+    panel.reply(status=status, json={"error": {"message": "maintenance"}}, headers={"Retry-After": "3"})
+    panel.reply(status=202, json={"state": "queued"})
     client = panel.client()
-    with pytest.raises(PanelUnavailableError) as caught:
-        client.queue_action("mc-01", "restart")
+    assert client.queue_action("mc-01", "restart") == {"state": "queued"}
+    assert [sent.json for sent in panel.sent] == [{"action": "restart"}] * 2
+    assert panel.clock.sleeps == [3.0]
+
+
+def test_post_refused_by_the_panel_past_retry_timeout_says_nothing_was_queued(panel):
+    for unused in range(50):
+        panel.reply(status=503, json={"error": {"message": "maintenance until 10:00"}}, headers={"Retry-After": "2"})
+    with pytest.raises(PanelRefusedError) as caught:
+        panel.client(retry_timeout=5).queue_action("mc-01", "restart")
+    panel.adapter.script.clear()
     message = str(caught.value)
-    assert not isinstance(caught.value, PanelAmbiguousError)
     assert message.startswith("The panel refused POST /servers/mc-01/control (restart) with HTTP 503 ")
-    assert said in message and "nothing was queued" in message and "It was not sent again" in message
-    assert "lost" not in message and "may" not in message
-    assert (caught.value.status, caught.value.server_id) == (503, "mc-01")
-    assert len(panel.sent) == 1 and panel.clock.sleeps == []  # a restart is never sent twice on a 5xx
+    assert "(maintenance until 10:00)" in message and "nothing was queued" in message
+    assert "refused every time (gave up after 2 retries" in message and "retry_timeout=5 s" in message
+    assert "may" not in message and caught.value.retry_in is None
+    assert len(panel.sent) == 3 and panel.clock.sleeps == [2.0, 2.0]
+
+
+def test_post_refusal_handed_back_is_not_waited_for(panel):
+    panel.reply(status=503, json={"error": {"message": "busy"}}, headers={"Retry-After": "4"})
+    with pytest.raises(PanelRefusedError) as caught:
+        panel.client().queue_action("mc-01", "stop", hand_back=True)
+    assert caught.value.retry_in == 4.0 and "it is sent again in 4.0 s" in str(caught.value)
+    assert len(panel.sent) == 1 and panel.clock.sleeps == []
+
+
+def test_post_429_handed_back_is_a_refusal_too(panel):
+    panel.reply(status=429, headers={"Retry-After": "2"})
+    with pytest.raises(PanelRefusedError) as caught:
+        panel.client().queue_action("mc-01", "restart", hand_back=True)
+    assert (caught.value.status, caught.value.retry_in) == (429, 2.0)
+
+
+@pytest.mark.parametrize("action", ["start", "stop", "restart"])
+def test_no_action_whose_answer_is_not_the_panels_is_sent_again_even_handed_back(panel, action):
+    panel.reply(status=503, body=ENVOY_PAGE, headers={"Content-Type": "text/html", "Retry-After": "1"})
+    with pytest.raises(PanelAmbiguousError) as caught:
+        panel.client().queue_action("mc-01", action, hand_back=True)
+    assert caught.value.retry_in is None and "may already be queued" in str(caught.value)
+    assert len(panel.sent) == 1 and panel.clock.sleeps == []
+
+
+def test_a_post_that_never_left_is_handed_back_saying_nothing_was_queued(panel):
+    panel.fail(refused())
+    with pytest.raises(PanelTransportError) as caught:
+        panel.client().queue_action("mc-01", "restart", hand_back=True)
+    assert caught.value.retry_in is not None and "nothing was queued" in str(caught.value)
+    assert len(panel.sent) == 1
+
+
+def test_post_tls_failure_after_sending_is_ambiguous_but_a_certificate_failure_is_not(panel):
+    panel.fail(requests.exceptions.SSLError(MaxRetryError(None, "/v1", Exception("[SSL] bad record mac"))))
+    with pytest.raises(PanelAmbiguousError):
+        panel.client().queue_action("mc-01", "restart")
+    panel.fail(tls_failure())
+    with pytest.raises(PanelTransportError, match="TLS"):
+        panel.client().queue_action("mc-01", "restart")
+    assert len(panel.sent) == 2 and panel.clock.sleeps == []
 
 
 @pytest.mark.parametrize(

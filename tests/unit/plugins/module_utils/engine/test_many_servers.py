@@ -198,6 +198,69 @@ def test_a_refused_token_stops_the_sending_and_the_rest_is_reported_not_sent():
     assert not any(line["changed"] for line in lines.values())
 
 
+# -- refusals: the panel's own error answer to a POST ------------------------------------------------
+
+
+def test_a_refused_server_is_put_back_and_sent_again_while_the_others_go_on(tmp_path):
+    client = fleet(5)
+    restart_applies(client)
+    client.refusals = {"srv-01": 1, "srv-03": 2}  # the panel's own 503, Retry-After: 2
+    ledger = ledger_for(client, tmp_path)
+    result = run(client, ledger=ledger, min_uptime=600)
+    # the first round goes through every server: a refusal holds up nobody behind it
+    assert posted(client)[:5] == ["srv-00", "srv-01", "srv-02", "srv-03", "srv-04"]
+    assert sorted(posted(client)[5:]) == ["srv-01", "srv-03", "srv-03"]
+    times = [(when, server_id) for when, unused, server_id in client.posts]
+    first_refusal = [when for when, server_id in times if server_id == "srv-03"]
+    assert first_refusal[1] - first_refusal[0] >= 2.0 and first_refusal[2] - first_refusal[1] >= 2.0  # Retry-After
+    assert all(client.hand_backs)  # refusals are handed back to the engine, never waited for by the client
+    assert result["summary"]["converged"] == 5 and result["summary"]["failed"] == 0
+    assert all(entry["state"] == "done" for server_id in client.servers for entry in ledger.entries(server_id))
+    again = run(client, ledger=ledger, min_uptime=600)  # each restarted once: the re-run sends nothing
+    assert again["changed"] is False and len(client.posts) == 8
+
+
+def test_a_server_refused_past_retry_timeout_fails_alone_and_the_task_goes_on(tmp_path):
+    client = fleet(4)
+    restart_applies(client)
+    client.retry_timeout = 5.0
+    client.refusals = {"srv-01": 100}
+    with pytest.raises(ControlFailed) as failure:
+        run(client, ledger=ledger_for(client, tmp_path))
+    lines = by_id(failure.value.result)
+    assert [server_id for server_id, line in lines.items() if line["converged"]] == ["srv-00", "srv-02", "srv-03"]
+    message = lines["srv-01"]["msg"]
+    assert message.startswith("The panel refused POST /servers/srv-01/control (restart) with HTTP 503 (busy)")
+    assert "nothing was queued" in message and "refused for retry_timeout=5 s while the task went on" in message
+    assert (lines["srv-01"]["changed"], lines["srv-01"]["action"]) == (False, None)
+    assert 3 <= posted(client).count("srv-01") <= 4  # sent again every 2 s for 5 s, then given up
+    assert failure.value.message.startswith("1 of 4 servers failed: srv-01")
+
+
+def test_a_panel_refusing_everything_past_retry_timeout_stops_the_task_and_says_so():
+    client = fleet(3)
+    client.retry_timeout = 5.0
+    client.refusals = dict((server_id, 100) for server_id in client.servers)
+    with pytest.raises(ControlFailed) as failure:
+        run(client)
+    lines = by_id(failure.value.result)
+    said = [line["msg"] for line in lines.values()]
+    assert any("the panel refused every action of the task for retry_timeout=5 s" in msg for msg in said), said
+    assert all("nothing was queued" in msg for msg in said)
+    assert not any(line["changed"] for line in lines.values())
+    assert len(client.posts) <= 12  # every 2 s for 5 s, per server
+
+
+def test_one_refusal_never_stops_the_task_with_a_canary(tmp_path):
+    client = fleet(3)
+    restart_applies(client)
+    client.refusals = {"srv-00": 1}  # the canary itself is refused once
+    result = run(client, ledger=ledger_for(client, tmp_path), canary=1)
+    assert result["canary"]["ids"] == ["srv-00"] and result["canary"]["confirmed"] is True
+    assert posted(client) == ["srv-00", "srv-00", "srv-01", "srv-02"]
+    assert result["summary"]["converged"] == 3
+
+
 def test_a_read_older_than_max_read_age_is_read_again_before_the_next_action():
     client = fleet(4)
     # each POST takes 4 s (a slow plan's pace); a player joins srv-03 after 6 s

@@ -69,14 +69,17 @@ def test_server_control_with_a_very_long_id_keeps_its_message_short():
     assert panel.sent[0].path == "/servers/" + "%C3%BC%2F" * 2500
 
 
-def test_a_503_to_the_post_is_told_as_the_panels_refusal_once_and_changes_nothing():
+def test_a_panel_refusing_the_post_past_retry_timeout_is_told_once_and_changes_nothing():
     panel = FakePanel()
-    panel.reply(json=ONLINE).reply(status=503, json={"error": {"message": "upstream hiccup"}})
-    client = panel.client()
+    panel.reply(json=ONLINE)
+    for unused in range(3):
+        panel.reply(status=503, json={"error": {"message": "upstream hiccup"}}, headers={"Retry-After": "4"})
+    client = panel.client(retry_timeout=10)
     with pytest.raises(ControlFailed) as caught:
         run_one_server(client, ControlRequest("restarted", server_id="mc-01", wait=True, wait_timeout=10, rate_limit=0))
     message = caught.value.message
-    assert count(r"refused", message) == 1 and count(r"HTTP 503", message) == 1 and "upstream hiccup" in message
+    assert count(r"refused", message) == 2 and count(r"HTTP 503", message) == 1 and "upstream hiccup" in message
+    assert "refused every time (gave up after 2 retries" in message
     assert count(r"nothing was queued", message) == 1 and "lost" not in message and "may already" not in message
     assert (caught.value.result["changed"], caught.value.result["action"]) == (False, None)
-    assert [request.method for request in panel.sent] == ["GET", "POST"]  # never sent twice
+    assert [request.method for request in panel.sent] == ["GET", "POST", "POST", "POST"]  # refusals queue nothing

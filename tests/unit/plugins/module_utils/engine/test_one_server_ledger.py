@@ -222,8 +222,8 @@ def crash_once(target, name, when="before"):
 def crash_on_the_first_read_after_the_post(client):
     original = client.queue_action
 
-    def post_then_arm(*args):
-        answer = original(*args)
+    def post_then_arm(*args, **kwargs):
+        answer = original(*args, **kwargs)
         crash_once(client, "get_server", "before")
         return answer
 
@@ -281,7 +281,7 @@ def _race(directory, barrier, posts_file):
 
     client.get_server = read_then_meet
 
-    def post(server_id, action):
+    def post(server_id, action, hand_back=False):
         with open(posts_file, "a") as stream:
             stream.write("%s %s\n" % (os.getpid(), action))
 

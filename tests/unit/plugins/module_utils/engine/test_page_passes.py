@@ -28,7 +28,7 @@ def late_lost_answer_beside_a_drain(client, then=None):
     client.later(40, "srv-00", players={"current": 0, "max": 20})
     lost = PanelAmbiguousError("The answer was lost.", what="POST /servers/srv-01/control")
 
-    def post(server_id, action):
+    def post(server_id, action, hand_back=False):
         client.post_error = lost if server_id == "srv-01" else None
         if server_id == "srv-01":
             client.clock.sleep(9)
