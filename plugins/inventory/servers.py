@@ -38,18 +38,19 @@ description:
     that reason, so a scheduled job with a revoked token or an unreachable panel turns red instead of running
     on no hosts."
   - "The connection this source used (O(base_url), O(api_variant), O(rate_limit), O(validate_certs),
-    O(request_timeout), O(retry_timeout), O(allow_insecure_http), and O(api_token_env) when set; never the token)
-    is set on the group C(gamepanel) (on C(account_<account>) with O(account)) as the variable
-    C(gamepanel_connection). The collection's modules, roles, ready playbooks
-    and the C(gamepanel.panel.keep_online) rulebook use it wherever the play sets nothing more specific
-    (C(module_defaults)), so the connection is written once, here. The token reaches jobs from
-    C(GAMEPANEL_API_TOKEN), C(GAMEPANEL_API_TOKEN_FILE), the variable C(gamepanel_api_token) (a vault
-    file, an AWX credential) or the variable O(api_token_env) names; it never becomes a host or group variable."
+    O(request_timeout), O(retry_timeout), O(allow_insecure_http)) is set on the group C(gamepanel) (on
+    C(account_<account>) with O(account)) as the variable C(gamepanel_connection), with where its token came
+    from (C(api_token_env), C(api_token_file) or C(api_token_inventory), the path of this file) and a one-way digest
+    of it, never the token. The collection's modules, roles, ready playbooks and the C(gamepanel.panel.keep_online)
+    rulebook use it wherever the play sets nothing more specific (C(module_defaults)), so the connection is
+    written once, here."
   - "The inventory is read before any host or group variable exists, so C(gamepanel_api_token) does not
     reach it. It takes its token from, in this order: O(api_token) written in the configuration file, the
     variable O(api_token_env) names, O(api_token_file) written in the configuration file, then
-    E(GAMEPANEL_API_TOKEN), then the file E(GAMEPANEL_API_TOKEN_FILE) names. So a read-only token for the
-    inventory can be named in the configuration file while the jobs take a control token from the environment."
+    E(GAMEPANEL_API_TOKEN), then the file E(GAMEPANEL_API_TOKEN_FILE) names."
+  - "The jobs on this source's hosts send the token this source read with, from the same place (after a task's own
+    O(api_token) and the variable C(gamepanel_api_token)); a job about to send another token to this panel stops
+    before anything is sent, naming the account and both places."
   - "Several accounts: one source per account in one inventory directory, each with O(account), and
     O(hostname_prefix) where server names repeat. Two sources that would mix accounts (different connections
     without O(account), or one host name for two servers) stop the inventory with a message naming both."
@@ -114,8 +115,9 @@ options:
   api_token_file:
     description:
       - Path of a file that holds the API token (its only content; a trailing newline is ignored), read when
-        the configuration file sets no O(api_token). For a systemd credential (C(LoadCredential=)), a container
-        secret or a scheduled job, so the token is in no command line, environment or inventory file.
+        the configuration file sets no O(api_token) and no O(api_token_env). For a systemd credential
+        (C(LoadCredential=)) or a container secret, so the token is in no command line, environment or
+        inventory file. The jobs on this source's hosts read the same file.
       - The file must not be readable by every user of the machine (mode C(0600) or C(0400)); a missing, empty
         or world-readable file fails the source with a message that names the file, never its content.
       - May be a template, for example a lookup of the environment variable E(CREDENTIALS_DIRECTORY), which systemd
@@ -147,10 +149,9 @@ options:
   api_token_env:
     description:
       - The name of the environment variable that holds this account's API token, such as C(GAMEPANEL_EU_TOKEN).
-      - The inventory reads its token from it (unless O(api_token) is written in this file), and the name, never the
-        token, goes into C(gamepanel_connection) as C(api_token_env), so every job task for these hosts takes its
-        token from that variable too.
-      - A job task's own O(api_token) and the host's C(gamepanel_api_token) variable still come first.
+      - The inventory reads its token from it (unless O(api_token) is written in this file, which comes first), and
+        the name, never the token, goes into C(gamepanel_connection) as C(api_token_env), so every job task for
+        these hosts takes its token from that variable too.
       - Unset, the token comes from O(api_token), O(api_token_file), E(GAMEPANEL_API_TOKEN) or E(GAMEPANEL_API_TOKEN_FILE).
     type: str
   local_connection:
@@ -186,11 +187,11 @@ api_token: !vault |
   6231...
 
 ---
-# The token in a file only its owner can read: a read-only token for the inventory, while the
-# jobs that run on it take a control token from the environment (GAMEPANEL_API_TOKEN_FILE).
+# The token in a file only its owner can read: the inventory reads with it, and so does every job
+# on these hosts.
 plugin: gamepanel.panel.servers
 base_url: https://panel.example.com/api/v1
-api_token_file: /etc/gamepanel/read-only-token
+api_token_file: /etc/gamepanel/control-token
 
 ---
 # Only the Minecraft and Rust servers that are online and whose name starts with "EU";
