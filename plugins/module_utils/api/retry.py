@@ -256,8 +256,13 @@ class RetryPolicy(object):
                 return response
             remaining = limit - self.clock.monotonic()
             if delay > remaining:
-                raise errors.transient(
-                    self._give_up(is_read, retries, delay, remaining, budget_name, response, failure, what, server_id)
+                raise self._said_when(
+                    errors.transient(
+                        self._give_up(
+                            is_read, retries, delay, remaining, budget_name, response, failure, what, server_id
+                        )
+                    ),
+                    response,
                 )
             self.clock.sleep(delay)
             self._count_wait(delay)
@@ -290,7 +295,7 @@ class RetryPolicy(object):
             return max(MIN_DELAY, backoff_delay(retries, self.rng))
         status = response.status_code
         if status == UNAVAILABLE and not is_read:
-            raise errors.unavailable_error(what, response.content, server_id=server_id)
+            raise self._said_when(errors.unavailable_error(what, response.content, server_id=server_id), response)
         if status >= 500 and not is_read:
             raise errors.ambiguous_error(
                 what, errors.http_cause(status, response.content), server_id=server_id, status=status
@@ -301,6 +306,13 @@ class RetryPolicy(object):
                 delay = backoff_delay(retries, self.rng)
             return max(MIN_DELAY, delay)
         return None
+
+    def _said_when(self, error, response):
+        """``error`` with ``retry_after``: the seconds the panel's Retry-After asked for (None without one), kept for
+        a caller that tries again later on its own (the fleet watcher's next start of a refused server)."""
+        header = response.headers.get("Retry-After") if response is not None else None
+        error.retry_after = parse_retry_after(header, self.clock.time())
+        return error
 
     def _give_up(self, is_read, retries, delay, remaining, budget_name, response, failure, what, server_id):
         """The error reported when the next retry would end past the deadline."""

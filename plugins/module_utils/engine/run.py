@@ -169,7 +169,8 @@ class ControlRun(object):
             self.mark(server, MAY_BE_QUEUED)
         except PanelError as error:
             if server.entry is not None:
-                self.ledger.drop(server.entry)
+                # the refusal's status and Retry-After: the fleet watcher sends the start again no sooner
+                self.ledger.drop(server.entry, status=error.status, retry_after=getattr(error, "retry_after", None))
                 server.entry = None
             server.not_sent()
             server.fail(say.explain(error), error)
