@@ -47,6 +47,8 @@ import time
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import QUEUED, is_open, public_view
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import panel_key
 
 ADDED = "added"
 REMOVED = "removed"
@@ -537,11 +539,18 @@ class FleetChanges(object):
         return event
 
 
-class IncidentRecord(object):
-    """Per server, when it stopped or restarted unexpectedly: the document of the ``incidents`` state file.
+def incident_key(account, server_id):
+    """The record's key of a server: ids repeat across accounts, so the account is part of it."""
+    return str(server_id) if account is None else "%s/%s" % (account, server_id)
 
-    ``document`` is ``{"servers": {id: {"name", "incidents": [{"at", "kind", "status", "previous_status"}]}}}``
-    for one panel (the file is per token; ``panel`` names the panel, as the ledger does).
+
+class IncidentRecord(object):
+    """Per server of a panel, when it stopped or restarted unexpectedly: the document of the ``incidents`` state file.
+
+    ``document`` is ``{"panel", "servers": {key: {"id", "account", "name", "incidents": [{"at", "kind", "status",
+    "previous_status"}]}}}``: one file per panel (as the ledger, never per token: a rotated token keeps the
+    record), each server under its account and id (``incident_key``; ``account`` is the inventory's, None
+    without one).
     """
 
     def __init__(self, document=None, panel=None):
@@ -554,12 +563,12 @@ class IncidentRecord(object):
     def servers(self):
         return self.document["servers"]
 
-    def add(self, event, now):
-        """Record an incident (``is_incident(event)``); returns how many the server had in the record."""
-        slot = self.servers.setdefault(str(event["id"]), {"name": event.get("name"), "incidents": []})
+    def add(self, event, now, account=None):
+        """Record an incident (``is_incident(event)``) of ``account``'s server; returns how many it has in the record."""
+        slot = self.servers.setdefault(incident_key(account, event["id"]), {"incidents": []})
         if not isinstance(slot.get("incidents"), list):
             slot["incidents"] = []
-        slot["name"] = event.get("name")
+        slot.update(id=str(event["id"]), account=account, name=event.get("name"))
         slot["incidents"].append(
             {
                 "at": now,
@@ -571,33 +580,37 @@ class IncidentRecord(object):
         self.prune(now)
         return len(slot["incidents"])
 
-    def count(self, server_id, now, window):
-        """Incidents of ``server_id`` within the last ``window`` seconds."""
-        slot = self.servers.get(str(server_id)) or {}
+    def count(self, server_id, now, window, account=None):
+        """Incidents of ``account``'s ``server_id`` within the last ``window`` seconds."""
+        slot = self.servers.get(incident_key(account, server_id)) or {}
         return sum(1 for item in slot.get("incidents") or () if _number(item.get("at")) >= now - window)
 
     def prune(self, now):
-        for server_id in list(self.servers):
-            slot = self.servers[server_id]
+        for key in list(self.servers):
+            slot = self.servers[key]
             kept = [
                 item
-                for item in (slot.get("incidents") or ())
+                for item in ((slot.get("incidents") if isinstance(slot, dict) else None) or ())
                 if isinstance(item, dict) and _number(item.get("at")) >= now - RECORD_KEEP_SECONDS
             ][-RECORD_MAX_PER_SERVER:]
             if kept:
                 slot["incidents"] = kept
             else:
-                del self.servers[server_id]
+                del self.servers[key]
 
     def recent(self, now, window=RECORD_KEEP_SECONDS):
-        """``[{id, name, count, last_at, last_kind}]`` of servers with incidents within ``window``, most first."""
+        """``[{id, account, name, count, last_at, last_kind, last_status}]`` of servers with incidents within
+        ``window``, most first."""
         rows = []
-        for server_id, slot in self.servers.items():
+        for key, slot in self.servers.items():
+            if not isinstance(slot, dict):
+                continue
             items = [item for item in slot.get("incidents") or () if _number(item.get("at")) >= now - window]
             if items:
                 rows.append(
                     {
-                        "id": server_id,
+                        "id": slot.get("id", key),
+                        "account": slot.get("account"),
                         "name": slot.get("name"),
                         "count": len(items),
                         "last_at": items[-1].get("at"),
@@ -605,24 +618,24 @@ class IncidentRecord(object):
                         "last_status": items[-1].get("status"),
                     }
                 )
-        return sorted(rows, key=lambda row: (-row["count"], str(row["id"])))
+        return sorted(rows, key=lambda row: (-row["count"], str(row["account"] or ""), str(row["id"])))
 
 
 def _number(value):
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else float("-inf")
 
 
-def record_incident(files, memory, event, now, window, panel=None):
-    """Add ``event`` to the incident record and return the server's incidents within ``window``.
+def record_incident(files, memory, event, now, window, panel=None, account=None):
+    """Add ``event`` (of ``account``'s server) to the incident record and return the server's incidents within ``window``.
 
-    The record is the ``incidents`` file of ``files`` (a StateFiles), changed under its lock;
-    when it is unusable, ``memory`` (an IncidentRecord of this process) holds it instead.
+    The record is the ``incidents`` file of ``files`` (the panel's StateFiles, ``incident_files``), changed
+    under its lock; when it is unusable, ``memory`` (an IncidentRecord of this process) holds it instead.
     """
 
     def change(document):
         record = IncidentRecord(document, panel)
-        record.add(event, now)
-        return record.count(event["id"], now, window)
+        record.add(event, now, account)
+        return record.count(event["id"], now, window, account)
 
     if files is not None and files.usable:
         try:
@@ -632,9 +645,46 @@ def record_incident(files, memory, event, now, window, panel=None):
     return change(memory.document)
 
 
+def incident_files(panel, directory=None, writing=True):
+    """The StateFiles holding the incident record of ``panel`` (state/ledger.py's ``panel_of``), beside its ledger;
+    a reader (``writing`` false) creates nothing."""
+    return StateFiles(panel_key(panel), directory, probe=RECORD_KIND + ".lock" if writing else None)
+
+
 def read_incidents(files, now=None, window=RECORD_KEEP_SECONDS):
     """The recent incidents in the ``incidents`` file of ``files`` (``IncidentRecord.recent``); [] when none."""
     if files is None or not files.usable:
         return []
     now = time.time() if now is None else now
     return IncidentRecord(files.read(RECORD_KIND)).recent(now, window)
+
+
+def incidents_of_accounts(accounts, now=None, directory=None):
+    """The recent incidents of each account's servers, each row with its ``account``.
+
+    ``accounts`` is ``[(account, panel)]``; each panel's record is read once.  ``account`` None (a report of
+    one account) takes every row of its panel.  Else a panel's rows go to the accounts listed with it: a row
+    of another account stays out (that account's own report shows it), a row recorded without an account
+    (a watcher whose inventory names none) goes to the panel's only account, or stays unnamed when
+    several accounts share the panel.
+    """
+    by_panel = {}
+    for account, panel in accounts:
+        by_panel.setdefault(panel, [])
+        if account not in by_panel[panel]:
+            by_panel[panel].append(account)
+    rows = {}
+    for panel, names in by_panel.items():
+        for row in read_incidents(incident_files(panel, directory, writing=False), now):
+            if row["account"] is None and len(names) == 1:
+                row["account"] = names[0]
+            if not (None in names or row["account"] in names or row["account"] is None):
+                continue
+            # one server of one panel recorded with and without its account (the inventory gained the option)
+            key = (panel, row["account"], row["id"])
+            same = rows.get(key)
+            if same is not None:
+                latest = max(same, row, key=lambda item: _number(item["last_at"]))
+                row = dict(latest, count=same["count"] + row["count"])
+            rows[key] = row
+    return sorted(rows.values(), key=lambda row: (-row["count"], str(row["account"] or ""), str(row["id"])))

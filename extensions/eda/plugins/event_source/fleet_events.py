@@ -201,7 +201,6 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger impor
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.api import token_file  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_config  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection  # noqa: E402
@@ -372,6 +371,7 @@ class FleetEventSource(object):
         except ValueError as error:
             raise SettingsError("fleet_events: inventory: %s" % error) from None
         self.account_groups = [naming.account_group(account)] if account else []
+        self.account = account or None  # each incident is recorded under it: ids repeat across accounts
         # Which servers the inventory holds: the playbooks keep_online runs can start no other.
         self.inventory_filters = dict(
             (name, _string_list(name, inventory_options.get(name))) for name in ("games", "statuses", "name_patterns")
@@ -399,8 +399,9 @@ class FleetEventSource(object):
         self.ledger = Ledger.for_client(client)
         for warning in self.ledger.warnings():
             LOGGER.warning("fleet_events: %s", warning)
-        # The incident record stays with the token's state, where the fleet report reads it.
-        self.files = StateFiles(client.state_key)
+        # The incident record is the panel's, beside its ledger (never the token's: a rotated token keeps it),
+        # where the fleet report reads it for each account.
+        self.files = eda_watch.incident_files(self.ledger.panel)
         self.memory_record = eda_watch.IncidentRecord(panel=self.ledger.panel)
         self.changes = eda_watch.FleetChanges(
             statuses, found_stopped=_convert("found_stopped", args.get("found_stopped", True), "bool")
@@ -491,7 +492,7 @@ class FleetEventSource(object):
             event["incidents"] = 0
             if eda_watch.is_incident(event, self.statuses):
                 event["incidents"] = eda_watch.record_incident(
-                    self.files, self.memory_record, event, seen_at, self.crash_window, self.ledger.panel
+                    self.files, self.memory_record, event, seen_at, self.crash_window, self.ledger.panel, self.account
                 )
             event["crash_looping"] = event["incidents"] >= self.crash_limit
         outage = self.batches.batch(events, servers, seen_at)

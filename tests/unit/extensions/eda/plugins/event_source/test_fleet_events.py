@@ -20,6 +20,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import DONE, MAY_BE_QUEUED, QUEUED
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch
 
 SOURCE = "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events"
 TOKEN = "gp-secret-token-value-123"
@@ -638,3 +639,15 @@ def test_a_token_file_that_cannot_be_used_stops_the_source_naming_it_and_never_i
     message = str(refused.value)
     assert words in message and str(path) in message and "GAMEPANEL_API_TOKEN_FILE" in message
     assert TOKEN not in message
+
+
+def test_incidents_are_recorded_for_the_panel_under_the_inventorys_account(tmp_path):
+    inventory = tmp_path / "eu.gamepanel.yml"
+    inventory.write_text("plugin: gamepanel.panel.servers\naccount: eu\n", encoding="utf-8")
+    source = watcher([[server("a")], [server("a", "offline", 0)]], argv=["ansible-rulebook", "-i", str(inventory)])
+    events = [event["gamepanel"] for event in run(source, reads=2)]
+    assert [(event["kind"], event["incidents"]) for event in events] == [("status_changed", 1)]
+    # the panel's record (beside its ledger), not the token's: a report reads it with any token, per account
+    rows = eda_watch.read_incidents(eda_watch.incident_files(source.ledger.panel), now=source.client.clock.now)
+    assert [(row["account"], row["id"], row["count"]) for row in rows] == [("eu", "a", 1)]
+    assert eda_watch.incidents_of_accounts([("us", source.ledger.panel)], now=source.client.clock.now) == []
