@@ -276,7 +276,7 @@ class Refusals(object):
     ``refused(server_id, note)`` counts a not-queued note (state/ledger.py) once; the next start is due
     ``refusal_delay`` after it, or at the note's ``retry_at`` (the panel's Retry-After) when that is later.
     Times are the ledger's (wall clock, shared with the runs that wrote the notes).  Forgotten when the
-    server comes up, is gone, is given up on, or a start of it is accepted.
+    server comes up, is gone, is given up on, or its start fails another way (its answer lost, down again).
     """
 
     def __init__(self, base=REFUSAL_BACKOFF_BASE, cap=REFUSAL_BACKOFF_CAP, log_every=REFUSAL_LOG_SECONDS):
@@ -290,10 +290,16 @@ class Refusals(object):
             noted_at = note["queued_at"]
         state = self.servers.setdefault(
             server_id,
-            {"count": 0, "first_at": noted_at, "noted_at": None, "retry_at": noted_at, "status": None},
+            {
+                "count": 0,
+                "first_at": noted_at,
+                "noted_at": None,
+                "retry_at": noted_at,
+                "status": None,
+                "logged_at": None,
+                "logged_count": 0,
+            },
         )
-        state.setdefault("logged_at", None)
-        state.setdefault("logged_count", 0)
         if state["noted_at"] is not None and noted_at <= state["noted_at"]:
             return state
         state["count"] += 1
