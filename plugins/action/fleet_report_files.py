@@ -15,9 +15,9 @@ from ansible.errors import AnsibleActionFail
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import COLLECTION_VERSION
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import COLLECTION_VERSION, PanelClient
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles, key_for_token
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import report_pages
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch
@@ -26,7 +26,8 @@ COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspat
 TEMPLATE = os.path.join(COLLECTION_ROOT, "roles", "fleet_report", "templates", "fleet_report.html.j2")
 
 # The shared connection options are accepted so that module_defaults for group/gamepanel.panel.panel
-# and the inventory's gamepanel_connection reach this action too; only base_url is used (printed on the page), nothing is sent to the panel.
+# and the inventory's gamepanel_connection reach this action too; only base_url and api_variant are used (the page
+# names the panel, the watcher's incident record is the panel's), nothing is sent to the panel.
 ARGUMENT_SPEC = dict(
     panel_argument_spec(),
     servers={"type": "list", "elements": "dict", "required": True},
@@ -39,12 +40,23 @@ ARGUMENT_SPEC = dict(
 )
 
 
-def watcher_incidents(api_token):
-    """The fleet watcher's record of recent incidents for this token (state directory), [] when there is none."""
-    if not isinstance(api_token, str) or not api_token.strip():
-        return []
+def watcher_incidents(panels, base_url=None, api_variant=None):
+    """The fleet watcher's recent incidents of the report's accounts, each with its account; [] when there are none.
+
+    ``panels`` (``[{account, base_url, api_variant}]``, one per account) or, for one account, ``base_url``
+    and ``api_variant`` name the panels whose records (state directory, beside their ledgers) are read: no
+    token is needed, and ids that repeat across accounts stay apart.
+    """
+    accounts = []
+    for entry in panels or [{"account": None}]:
+        try:
+            # the base URL as the watcher's client holds it (normalised), so that the panel is named alike
+            url = PanelClient._check_base_url(entry.get("base_url") or base_url)  # pylint: disable=protected-access
+        except PanelError:
+            continue  # no panel named: no record to read
+        accounts.append((entry.get("account"), "%s %s" % (entry.get("api_variant") or api_variant or "live", url)))
     try:
-        return eda_watch.read_incidents(StateFiles(key_for_token(api_token.strip())))
+        return eda_watch.incidents_of_accounts(accounts)
     except (OSError, ValueError):
         return []
 
@@ -84,7 +96,7 @@ class ActionModule(ActionBase):
                 include=args["include"],
                 games=args["games"],
                 statuses=args["statuses"],
-                incidents=watcher_incidents(args.get("api_token")),
+                incidents=watcher_incidents(args["panels"], args["base_url"], args["api_variant"]),
                 pending=args["pending"],
                 panels=args["panels"],
             )

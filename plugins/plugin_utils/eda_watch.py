@@ -27,8 +27,12 @@ Servers without an id cannot be followed and are ignored.
 ``start_failed`` comes from the hand-outs (``StartBatches``), not from a change: a server handed to
 a start is still down, and its start is over without bringing it up (``start_failure``): the
 panel refused it or it failed before the panel could queue it (the ledger's not-queued note),
-its answer was lost and ``retry_after`` passed, or no start came of the hand-out at all.  It is
-handed out again, and counted by the crash-loop guard.
+its answer was lost and ``retry_after`` passed, it came up and is down again, or no start came
+of the hand-out at all.  It is handed out again.  Only a start that did something to the server
+counts toward the crash-loop guard (``INCIDENT_FAILURES``): a refusal is the panel's state, and
+is sent again after a backoff that honours the panel's Retry-After (``Refusals``) for as long
+as the server is down.  A start the panel accepted and the agent has not applied yet (its agent
+is away) is followed, never sent again: the ledger holds it open.
 
 ``expected`` is true when an entry of the ledger (module_utils/state/ledger.py: what the collection
 queued) explains the change: its action fits the change (see ``action_fits``), it was queued
@@ -43,6 +47,8 @@ import time
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import QUEUED, is_open, public_view
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import panel_key
 
 ADDED = "added"
 REMOVED = "removed"
@@ -58,8 +64,9 @@ OUTAGE = "outage"
 # A server handed to a start is not handed again while its start may still bring it up (a second
 # start from a second run would only wait behind the first one's): until a read sees it in a status
 # other than a stopped one (or gone), or its start is over without bringing it up (``start_failure``).
-# A hand-out that no run sent a start for, or whose start the panel accepted and never applied, is
-# over after this many seconds.
+# A hand-out that no run sent a start for is over after this many seconds.  A start the panel
+# accepted (queued) is followed for as long as the ledger holds it: its agent applies it when it
+# checks in, and a second start would only queue behind it.
 HANDOFF_HOLD_SECONDS = 900.0
 # A start whose answer was lost is followed this long (from the answer, and from the hand-out)
 # before it is sent again: the bound the server's agent needs to act on a queued action.
@@ -68,18 +75,28 @@ DEFAULT_RETRY_AFTER = 120.0
 # Why the start of a server handed out is over and the server still down (``start_failure``).
 NOT_QUEUED = "not_queued"
 ANSWER_LOST = "answer_lost"
-NOT_APPLIED = "not_applied"
 DOWN_AGAIN = "down_again"
 NOT_SENT = "not_sent"
 RUN_STOPPED = "run_stopped"
 START_FAILURES = {
     NOT_QUEUED: "the panel refused it, or it failed before the panel could queue it",
     ANSWER_LOST: "its answer was lost and the server is still down after retry_after",
-    NOT_APPLIED: "the panel queued it and the agent did not act on it within 15 minutes",
     DOWN_AGAIN: "it was confirmed, and the server is down again",
     NOT_SENT: "no run sent it within 15 minutes",
     RUN_STOPPED: "its run stopped at the refusal of another server's start, before it came to this one",
 }
+# The failed starts that are the server's doing, counted toward crash_limit: the start was applied and the
+# server came up, then went down again.  A refusal, a lost answer, a start never sent or never tried did
+# nothing to the server (a start applied that brings it up and down shows as a crash of its own).
+INCIDENT_FAILURES = (DOWN_AGAIN,)
+
+# A start the panel refused is sent again at the next read after the first refusal, then after a
+# backoff that doubles with each refusal in a row (from REFUSAL_BACKOFF_BASE up to REFUSAL_BACKOFF_CAP
+# seconds), never sooner than the panel's Retry-After: the panel is busy or down, and starts from
+# every watcher of it would only add to its load.  Refusals are logged once a minute at most.
+REFUSAL_BACKOFF_BASE = 5.0
+REFUSAL_BACKOFF_CAP = 300.0
+REFUSAL_LOG_SECONDS = 60.0
 
 # Why a server one read found down is not in its outage event (``held_back``).
 HELD_CRASH_LOOPING = "crash_looping"
@@ -198,12 +215,13 @@ def went_down(event, stopped_statuses=DEFAULT_STOPPED_STATUSES):
 
 def is_incident(event, stopped_statuses=DEFAULT_STOPPED_STATUSES):
     """What the crash-loop guard counts: an unexpected crash (``went_down``) or restart, a server found
-    stopped, or a start that failed.  A server going from one stopped status to another is down already;
-    a start never tried because the run stopped at another server's refusal did not fail."""
+    stopped, or a start that brought the server up before it went down again (``INCIDENT_FAILURES``).  A
+    server going from one stopped status to another is down already; a start the panel refused, whose
+    answer was lost, or that was never sent did nothing to the server."""
     if event["expected"]:
         return False
     if event["kind"] == START_FAILED:
-        return event.get("start_failure") != RUN_STOPPED
+        return event.get("start_failure") in INCIDENT_FAILURES
     return event["kind"] in (RESTARTED, FOUND_STOPPED) or went_down(event, stopped_statuses)
 
 
@@ -236,9 +254,7 @@ def start_failure(
         since = max(latest.get("updated_at") or latest["queued_at"], handed_at)
         if latest["state"] != QUEUED and seen_at - since >= retry_after:
             return ANSWER_LOST, latest
-        if latest["state"] == QUEUED and seen_at - since >= hold:
-            return NOT_APPLIED, latest
-        return None
+        return None  # queued: its agent applies it when it checks in, however long it is away
     if latest is not None and latest["queued_at"] >= handed_at:
         return DOWN_AGAIN, None
     if run_stopped:
@@ -246,6 +262,74 @@ def start_failure(
     if seen_at - handed_at >= hold:
         return NOT_SENT, None
     return None
+
+
+def refusal_delay(count, base=REFUSAL_BACKOFF_BASE, cap=REFUSAL_BACKOFF_CAP):
+    """Seconds after the ``count``-th refusal in a row before the start is sent again: none after the first
+    (the next read sends it), then ``base`` doubled with each refusal, up to ``cap``."""
+    return 0.0 if count <= 1 else float(min(cap, base * 2 ** min(count - 2, 16)))
+
+
+class Refusals(object):
+    """The starts the panel refused, per server, while it stays down: when the next may be sent, what to log.
+
+    ``refused(server_id, note)`` counts a not-queued note (state/ledger.py) once; the next start is due
+    ``refusal_delay`` after it, or at the note's ``retry_at`` (the panel's Retry-After) when that is later.
+    Times are the ledger's (wall clock, shared with the runs that wrote the notes).  Forgotten when the
+    server comes up, is gone, is given up on, or its start fails another way (its answer lost, down again).
+    """
+
+    def __init__(self, base=REFUSAL_BACKOFF_BASE, cap=REFUSAL_BACKOFF_CAP, log_every=REFUSAL_LOG_SECONDS):
+        self.base, self.cap, self.log_every = base, cap, log_every
+        self.servers = {}
+
+    def refused(self, server_id, note):
+        """Count ``note`` (the server's latest not-queued note) unless counted already; returns the server's state."""
+        noted_at = _number(note.get("noted_at"))
+        if noted_at == float("-inf"):
+            noted_at = note["queued_at"]
+        state = self.servers.setdefault(
+            server_id,
+            {
+                "count": 0,
+                "first_at": noted_at,
+                "noted_at": None,
+                "retry_at": noted_at,
+                "status": None,
+                "logged_at": None,
+                "logged_count": 0,
+            },
+        )
+        if state["noted_at"] is not None and noted_at <= state["noted_at"]:
+            return state
+        state["count"] += 1
+        state["noted_at"] = noted_at
+        state["status"] = note.get("status")
+        state["retry_at"] = max(
+            noted_at + refusal_delay(state["count"], self.base, self.cap), _number(note.get("retry_at"))
+        )
+        return state
+
+    def due_at(self, server_id):
+        """When the next start of ``server_id`` may be sent (None: no refusal holds it)."""
+        state = self.servers.get(server_id)
+        return None if state is None else state["retry_at"]
+
+    def to_log(self, now):
+        """``[(server_id, state)]`` to log at ``now``: a server's first refusal, then at most one line a ``log_every``."""
+        found = []
+        for server_id in sorted(self.servers, key=str):
+            state = self.servers[server_id]
+            if state["count"] == state["logged_count"]:
+                continue
+            if state["logged_at"] is not None and now - state["logged_at"] < self.log_every:
+                continue
+            state["logged_at"], state["logged_count"] = now, state["count"]
+            found.append((server_id, dict(state)))
+        return found
+
+    def forget(self, server_id):
+        self.servers.pop(server_id, None)
 
 
 def held_back_reason(event):
@@ -269,7 +353,8 @@ class StartBatches(object):
     or gone: whatever it does meanwhile (offline, then stopped) is the one outage the first start
     answers. ``failed_starts`` finds the hand-outs whose start is over with the server still down
     (``start_failure``): their ``start_failed`` events hand them out again, or, crash-looping, give
-    them up.
+    them up.  A refused start (and the servers its run did not come to) stays handed out until its
+    backoff (``refusals``) is over.
     """
 
     def __init__(
@@ -277,10 +362,12 @@ class StartBatches(object):
         stopped_statuses=DEFAULT_STOPPED_STATUSES,
         hold_seconds=HANDOFF_HOLD_SECONDS,
         retry_after=DEFAULT_RETRY_AFTER,
+        refusals=None,
     ):
         self.stopped_statuses = tuple(stopped_statuses)
         self.hold_seconds = hold_seconds
         self.retry_after = retry_after
+        self.refusals = refusals if refusals is not None else Refusals()
         self.handed_out = {}
 
     def release(self, fleet):
@@ -289,41 +376,61 @@ class StartBatches(object):
             server = fleet.get(server_id)
             if server is None or server.get("status") not in self.stopped_statuses:
                 del self.handed_out[server_id]
+                self.refusals.forget(server_id)
 
     def failed_starts(self, fleet, entries, notes, seen_at, skip=()):
         """``[(server, reason, entry)]``: the handed-out servers of a read (``index_fleet``) still down whose start is over.
 
         ``entries`` are the ledger's live entries (any servers), ``notes`` ``{id: [not-queued notes]}``;
         ``reason`` and ``entry`` as ``start_failure`` says.  Servers in ``skip`` (those with an event of
-        their own in this read) wait for the next read: one event per server and read.
+        their own in this read) wait for the next read: one event per server and read.  A refused start
+        (``not_queued``) is counted in ``refusals``, and it and the servers its run stopped before
+        (``run_stopped``) wait until the latest refusal of that run may be sent again.
         """
         starts = {}
         for entry in entries or ():
             if entry.get("action") == "start":
                 starts.setdefault(entry.get("id"), []).append(entry)
 
+        def refused(server_id):
+            return [note for note in (notes or {}).get(server_id, ()) if note.get("action") == "start"]
+
         def failure(server_id, run_stopped=False):
-            refused = [note for note in (notes or {}).get(server_id, ()) if note.get("action") == "start"]
             handed_at = self.handed_out[server_id]
             return start_failure(
-                handed_at, starts.get(server_id), refused, seen_at, self.retry_after, self.hold_seconds, run_stopped
+                handed_at,
+                starts.get(server_id),
+                refused(server_id),
+                seen_at,
+                self.retry_after,
+                self.hold_seconds,
+                run_stopped,
             )
 
         # a hand-out's servers share its read's time: one run started them all (a server gone from the
-        # fleet is refused with 404, which does not stop the run)
-        stopped_runs = set(
-            self.handed_out[server_id]
-            for server_id in self.handed_out
-            if server_id in fleet and (failure(server_id) or (None,))[0] == NOT_QUEUED
-        )
+        # fleet is refused with 404, which does not stop the run); {hand-out: when its run may be sent again}
+        stopped_runs = {}
+        for server_id in self.handed_out:
+            if server_id in fleet and (failure(server_id) or (None,))[0] == NOT_QUEUED:
+                latest = max(refused(server_id), key=lambda note: note["queued_at"])
+                due = self.refusals.refused(server_id, latest)["retry_at"]
+                handed_at = self.handed_out[server_id]
+                stopped_runs[handed_at] = max(due, stopped_runs.get(handed_at, due))
         found = []
         for server_id in sorted(self.handed_out, key=str):
             server = fleet.get(server_id)
             if server is None or server.get("status") not in self.stopped_statuses or server_id in skip:
                 continue
-            failed = failure(server_id, self.handed_out[server_id] in stopped_runs)
-            if failed is not None:
-                found.append((server, failed[0], failed[1]))
+            handed_at = self.handed_out[server_id]
+            failed = failure(server_id, handed_at in stopped_runs)
+            if failed is None:
+                continue
+            if failed[0] in (NOT_QUEUED, RUN_STOPPED):
+                if seen_at < stopped_runs[handed_at]:
+                    continue  # backing off: still handed out, so no other event hands it out meanwhile
+            else:
+                self.refusals.forget(server_id)  # a start was sent and taken: the refusals in a row are over
+            found.append((server, failed[0], failed[1]))
         return found
 
     def batch(self, events, servers, seen_at):
@@ -340,6 +447,7 @@ class StartBatches(object):
             else:
                 if reason != HELD_START_UNDER_WAY:
                     self.handed_out.pop(event["id"], None)  # given up on: no start of it is followed any more
+                    self.refusals.forget(event["id"])
                 held_back.append({"id": event["id"], "name": event.get("name"), "reason": reason})
         if not starting:
             return None
@@ -437,11 +545,18 @@ class FleetChanges(object):
         return event
 
 
-class IncidentRecord(object):
-    """Per server, when it stopped or restarted unexpectedly: the document of the ``incidents`` state file.
+def incident_key(account, server_id):
+    """The record's key of a server: ids repeat across accounts, so the account is part of it."""
+    return str(server_id) if account is None else "%s/%s" % (account, server_id)
 
-    ``document`` is ``{"servers": {id: {"name", "incidents": [{"at", "kind", "status", "previous_status"}]}}}``
-    for one panel (the file is per token; ``panel`` names the panel, as the ledger does).
+
+class IncidentRecord(object):
+    """Per server of a panel, when it stopped or restarted unexpectedly: the document of the ``incidents`` state file.
+
+    ``document`` is ``{"panel", "servers": {key: {"id", "account", "name", "incidents": [{"at", "kind", "status",
+    "previous_status"}]}}}``: one file per panel (as the ledger, never per token: a rotated token keeps the
+    record), each server under its account and id (``incident_key``; ``account`` is the inventory's, None
+    without one).
     """
 
     def __init__(self, document=None, panel=None):
@@ -454,12 +569,12 @@ class IncidentRecord(object):
     def servers(self):
         return self.document["servers"]
 
-    def add(self, event, now):
-        """Record an incident (``is_incident(event)``); returns how many the server had in the record."""
-        slot = self.servers.setdefault(str(event["id"]), {"name": event.get("name"), "incidents": []})
+    def add(self, event, now, account=None):
+        """Record an incident (``is_incident(event)``) of ``account``'s server; returns how many it has in the record."""
+        slot = self.servers.setdefault(incident_key(account, event["id"]), {"incidents": []})
         if not isinstance(slot.get("incidents"), list):
             slot["incidents"] = []
-        slot["name"] = event.get("name")
+        slot.update(id=str(event["id"]), account=account, name=event.get("name"))
         slot["incidents"].append(
             {
                 "at": now,
@@ -471,33 +586,37 @@ class IncidentRecord(object):
         self.prune(now)
         return len(slot["incidents"])
 
-    def count(self, server_id, now, window):
-        """Incidents of ``server_id`` within the last ``window`` seconds."""
-        slot = self.servers.get(str(server_id)) or {}
+    def count(self, server_id, now, window, account=None):
+        """Incidents of ``account``'s ``server_id`` within the last ``window`` seconds."""
+        slot = self.servers.get(incident_key(account, server_id)) or {}
         return sum(1 for item in slot.get("incidents") or () if _number(item.get("at")) >= now - window)
 
     def prune(self, now):
-        for server_id in list(self.servers):
-            slot = self.servers[server_id]
+        for key in list(self.servers):
+            slot = self.servers[key]
             kept = [
                 item
-                for item in (slot.get("incidents") or ())
+                for item in ((slot.get("incidents") if isinstance(slot, dict) else None) or ())
                 if isinstance(item, dict) and _number(item.get("at")) >= now - RECORD_KEEP_SECONDS
             ][-RECORD_MAX_PER_SERVER:]
             if kept:
                 slot["incidents"] = kept
             else:
-                del self.servers[server_id]
+                del self.servers[key]
 
     def recent(self, now, window=RECORD_KEEP_SECONDS):
-        """``[{id, name, count, last_at, last_kind}]`` of servers with incidents within ``window``, most first."""
+        """``[{id, account, name, count, last_at, last_kind, last_status}]`` of servers with incidents within
+        ``window``, most first."""
         rows = []
-        for server_id, slot in self.servers.items():
+        for key, slot in self.servers.items():
+            if not isinstance(slot, dict):
+                continue
             items = [item for item in slot.get("incidents") or () if _number(item.get("at")) >= now - window]
             if items:
                 rows.append(
                     {
-                        "id": server_id,
+                        "id": slot.get("id", key),
+                        "account": slot.get("account"),
                         "name": slot.get("name"),
                         "count": len(items),
                         "last_at": items[-1].get("at"),
@@ -505,24 +624,24 @@ class IncidentRecord(object):
                         "last_status": items[-1].get("status"),
                     }
                 )
-        return sorted(rows, key=lambda row: (-row["count"], str(row["id"])))
+        return sorted(rows, key=lambda row: (-row["count"], str(row["account"] or ""), str(row["id"])))
 
 
 def _number(value):
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else float("-inf")
 
 
-def record_incident(files, memory, event, now, window, panel=None):
-    """Add ``event`` to the incident record and return the server's incidents within ``window``.
+def record_incident(files, memory, event, now, window, panel=None, account=None):
+    """Add ``event`` (of ``account``'s server) to the incident record and return the server's incidents within ``window``.
 
-    The record is the ``incidents`` file of ``files`` (a StateFiles), changed under its lock;
-    when it is unusable, ``memory`` (an IncidentRecord of this process) holds it instead.
+    The record is the ``incidents`` file of ``files`` (the panel's StateFiles, ``incident_files``), changed
+    under its lock; when it is unusable, ``memory`` (an IncidentRecord of this process) holds it instead.
     """
 
     def change(document):
         record = IncidentRecord(document, panel)
-        record.add(event, now)
-        return record.count(event["id"], now, window)
+        record.add(event, now, account)
+        return record.count(event["id"], now, window, account)
 
     if files is not None and files.usable:
         try:
@@ -532,9 +651,46 @@ def record_incident(files, memory, event, now, window, panel=None):
     return change(memory.document)
 
 
+def incident_files(panel, directory=None, writing=True):
+    """The StateFiles holding the incident record of ``panel`` (state/ledger.py's ``panel_of``), beside its ledger;
+    a reader (``writing`` false) creates nothing."""
+    return StateFiles(panel_key(panel), directory, probe=RECORD_KIND + ".lock" if writing else None)
+
+
 def read_incidents(files, now=None, window=RECORD_KEEP_SECONDS):
     """The recent incidents in the ``incidents`` file of ``files`` (``IncidentRecord.recent``); [] when none."""
     if files is None or not files.usable:
         return []
     now = time.time() if now is None else now  # wall time: the incidents were stamped by the watcher, another process
     return IncidentRecord(files.read(RECORD_KIND)).recent(now, window)
+
+
+def incidents_of_accounts(accounts, now=None, directory=None):
+    """The recent incidents of each account's servers, each row with its ``account``.
+
+    ``accounts`` is ``[(account, panel)]``; each panel's record is read once.  ``account`` None (a report of
+    one account) takes every row of its panel.  Else a panel's rows go to the accounts listed with it: a row
+    of another account stays out (that account's own report shows it), a row recorded without an account
+    (a watcher whose inventory names none) goes to the panel's only account, or stays unnamed when
+    several accounts share the panel.
+    """
+    by_panel = {}
+    for account, panel in accounts:
+        by_panel.setdefault(panel, [])
+        if account not in by_panel[panel]:
+            by_panel[panel].append(account)
+    rows = {}
+    for panel, names in by_panel.items():
+        for row in read_incidents(incident_files(panel, directory, writing=False), now):
+            if row["account"] is None and len(names) == 1:
+                row["account"] = names[0]
+            if not (None in names or row["account"] in names or row["account"] is None):
+                continue
+            # one server of one panel recorded with and without its account (the inventory gained the option)
+            key = (panel, row["account"], row["id"])
+            same = rows.get(key)
+            if same is not None:
+                latest = max(same, row, key=lambda item: _number(item["last_at"]))
+                row = dict(latest, count=same["count"] + row["count"])
+            rows[key] = row
+    return sorted(rows.values(), key=lambda row: (-row["count"], str(row["account"] or ""), str(row["id"])))

@@ -88,7 +88,9 @@ def merged_reads(reads, hostvars, hosts_only=False):
         )
         if several:
             via = hostvars[read["item"]["host"]].get(CONNECTION_VARIABLE) or {}
-            merged["panels"].append({"account": account, "base_url": via.get("base_url")})
+            merged["panels"].append(
+                {"account": account, "base_url": via.get("base_url"), "api_variant": via.get("api_variant")}
+            )
     return merged
 
 

@@ -482,7 +482,11 @@ def line(label, values, colour):
 
 
 def incident_rows(incidents):
-    """The fleet watcher's recent incidents (plugin_utils/fleet_watch.read_incidents) as report rows."""
+    """The fleet watcher's recent incidents (plugin_utils/eda_watch.incidents_of_accounts) as report rows.
+
+    Each row keeps its ``account`` (None with one account whose inventory names none): ids repeat
+    across accounts, so a row is its account's and id's.
+    """
     rows = []
     for item in incidents or ():
         if not isinstance(item, dict) or text(item.get("id")) is None:
@@ -491,6 +495,7 @@ def incident_rows(incidents):
         when = datetime.fromtimestamp(at, timezone.utc) if at is not None else None
         rows.append(
             {
+                "account": text(item.get("account")),
                 "id": text(item.get("id")),
                 "name": text(item.get("name")),
                 "count": number(item.get("count")),

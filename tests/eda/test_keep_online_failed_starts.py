@@ -2,20 +2,26 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """keep_online keeps a down server's start going: a real ansible-rulebook against the emulator with faults.
 
-* The panel refuses mc-01's first start (its own HTTP 503 before queueing): the run sends it again
-  after the backoff, and mc-01 comes up; one start was queued, two POSTs sent, no start failed.
-  In an outage of three servers the refusal does not stop the run: the other two are started by
-  the same run.
+The inventory sets retry_timeout 0: the ensure_online runs never try a refused POST again themselves,
+so every start the panel refuses is the watcher's to send again.
+
+* The panel refuses mc-01's first start (HTTP 503 before queueing): the start is sent again at
+  the next read that still finds it down, and mc-01 comes up; one start was queued, two POSTs sent.
+  The refusal is logged, and is no incident.
+  In an outage of three servers the refusal also stops the run before the other two: they are
+  handed out again at once with mc-01, not after the 15 minutes a hand-out nothing came of waits.
 * The answer to mc-01's start is lost (the connection dropped after the panel queued it) while its
   agent is away: the start is followed for keep_online_retry_after seconds, then sent again; once
   the agent checks in mc-01 is online, and no third start is sent.
-* The panel refuses every start of mc-01, asking to come back later than retry_timeout: each run
-  gives up on it at once; the crash, then each refused start is an incident, and at the third
-  (keep_online_crash_limit) the rulebook gives up on it with its count; its change from offline to
-  stopped afterwards is no crash and starts nothing.
+* The panel refuses mc-01's starts (HTTP 503 with Retry-After) four times, more than
+  keep_online_crash_limit: each is sent again after a backoff no shorter than the Retry-After and
+  growing with each refusal, mc-01 is started once the panel takes it, and it is never given up on.
 """
 
 from __future__ import annotations
+
+import re
+import time
 
 from emulator.harness import EmulatorProcess
 
@@ -44,9 +50,12 @@ def wait_for_reads(emulator, count):
     wait_until(lambda: fleet_reads(emulator) >= target, 30, "%d more fleet reads" % count)
 
 
+INVENTORY = "plugin: gamepanel.panel.servers\nretry_timeout: 0\n"
+
+
 def crash_with_fault(rulebook, emulator, crashing=("mc-01",), **fault):
     """Start the rulebook, make mc-01's start requests meet ``fault``, crash ``crashing``; returns the rulebook."""
-    watcher = rulebook(emulator.live_url, VARIABLES)
+    watcher = rulebook(emulator.live_url, VARIABLES, inventory=INVENTORY)
     watcher.wait_for(r"baseline read \(6 servers\)", timeout=60)
     emulator.control.add_fault(method="POST", path=CONTROL, **fault)
     for server_id in crashing:
@@ -63,11 +72,12 @@ def last_word(emulator, watcher):
     return counters, output
 
 
-def test_a_start_the_panel_refused_is_sent_again_by_the_same_run(rulebook):
+def test_a_start_the_panel_refused_is_sent_again_at_the_next_read(rulebook):
     with EmulatorProcess() as emulator:
         control = emulator.control
         watcher = crash_with_fault(rulebook, emulator, kind="status", status=503, phase="before", count=1)
 
+        watcher.wait_for(r"the panel refused the start of mc-01 1 time\(s\) in a row since", timeout=90)
         wait_until(lambda: posts(emulator, "mc-01") == 2, 90, "the second start of mc-01")
         wait_until(lambda: control.server("mc-01")["status"] == "online", 60, "mc-01 online")
         watcher.wait_for(r"ensure_online: 1 server\(s\): 1 started", timeout=60)
@@ -75,14 +85,16 @@ def test_a_start_the_panel_refused_is_sent_again_by_the_same_run(rulebook):
 
         assert counters["posts"] == {"mc-01": 2}, counters["posts"]
         assert counters["actions_queued"] == {"mc-01": 1}
-        assert "start_failed mc-01" not in output and "keep_online gives up" not in output
+        assert "The panel refused POST /servers/mc-01/control (start) with HTTP 503" in output
+        assert "(last: HTTP 503): the panel's state, not the server's, so no incident" in output
+        assert "keep_online gives up" not in output
 
 
 def test_a_refusal_in_an_outage_leaves_no_server_of_it_down(rulebook):
     with EmulatorProcess() as emulator:
         control = emulator.control
         # mc-01 is first in the fleet: its refusal comes before mc-02 and ark-01 are sent, and the
-        # run goes on with them (one refusal never stops a task), then sends mc-01 again
+        # run stops there (server_control with ids sends no more after a refusal)
         down = ("mc-01", "mc-02", "ark-01")
         watcher = crash_with_fault(rulebook, emulator, down, kind="status", status=503, phase="before", count=1)
         wait_until(
@@ -90,12 +102,15 @@ def test_a_refusal_in_an_outage_leaves_no_server_of_it_down(rulebook):
             120,  # far below the 15 minutes after which a hand-out nothing came of is handed out again
             "the outage's servers online",
         )
-        watcher.wait_for(r"ensure_online: \d+ server\(s\): 3 started", timeout=60)
+        watcher.wait_for(r"ensure_online: \d+ server\(s\): (2|3) started", timeout=60)
         counters, output = last_word(emulator, watcher)
 
         assert counters["posts"] == {"mc-01": 2, "mc-02": 1, "ark-01": 1}, counters["posts"]
         assert counters["actions_queued"] == {"mc-01": 1, "mc-02": 1, "ark-01": 1}
-        assert "start_failed" not in output
+        assert "the panel refused the start of mc-01 1 time(s) in a row since" in output
+        for server_id in ("mc-02", "ark-01"):  # not sent by the stopped run: handed out again, not counted
+            assert "start_failed %s (offline): its start did not bring it up (run_stopped" % server_id in output
+        assert output.count("before it came to this one); not counted as an incident") == 2
 
 
 def test_a_start_whose_answer_was_lost_is_sent_again_once_retry_after_passed(rulebook):
@@ -123,26 +138,36 @@ def test_a_start_whose_answer_was_lost_is_sent_again_once_retry_after_passed(rul
         assert output.count("start_failed mc-01") == 1
 
 
-def test_a_server_whose_starts_keep_failing_is_given_up_on_with_its_count(rulebook):
+def post_times(emulator, server_id, count, timeout):
+    """The monotonic times at which this test saw each of the first ``count`` POSTs for ``server_id``."""
+    seen, deadline = [], time.monotonic() + timeout
+    while len(seen) < count:
+        if time.monotonic() > deadline:
+            raise AssertionError("%d POSTs for %s within %s s: only %d" % (count, server_id, timeout, len(seen)))
+        seen.extend([time.monotonic()] * (posts(emulator, server_id) - len(seen)))
+        time.sleep(0.05)
+    return seen
+
+
+def test_a_panel_that_refuses_starts_for_a_while_is_outlasted_and_the_server_not_given_up_on(rulebook):
     with EmulatorProcess() as emulator:
         control = emulator.control
-        # Retry-After past retry_timeout (60 s): each run gives up on the start at its first refusal
-        watcher = crash_with_fault(rulebook, emulator, kind="status", status=503, phase="before", retry_after=120)
-
-        # the crash (1), then two refused starts (2, 3): given up on at the third incident
-        watcher.wait_for(
-            r"keep_online gives up on Survival \(mc-01\): it crashed, restarted unexpectedly or failed to start 3 "
-            r"times within the crash window",
-            timeout=120,
+        refusals = 4  # more than keep_online_crash_limit (3)
+        watcher = crash_with_fault(
+            rulebook, emulator, kind="status", status=503, phase="before", count=refusals, retry_after=2
         )
-        assert posts(emulator, "mc-01") == 2
-        watcher.wait_for(r"start_failed mc-01 \(offline\).*crash_limit 3 reached: it is given up on", timeout=10)
-        wait_for_reads(emulator, 3)
-        control.set_server("mc-01", status="stopped")  # down already: no crash, no start
-        watcher.wait_for(r"status_changed mc-01 \(offline -> stopped", timeout=30)
+        sent = post_times(emulator, "mc-01", refusals + 1, timeout=240)
+        wait_until(lambda: control.server("mc-01")["status"] == "online", 60, "mc-01 online")
+        watcher.wait_for(r"ensure_online: 1 server\(s\): 1 started", timeout=60)
         counters, output = last_word(emulator, watcher)
 
-        assert counters["posts"] == {"mc-01": 2} and counters["actions_queued"] == {}, counters
-        assert output.count("start_failed mc-01") == 2
-        assert output.count("keep_online gives up on Survival (mc-01)") == 1
-        assert control.server("mc-01")["status"] == "stopped"
+        assert counters["posts"] == {"mc-01": refusals + 1}, counters["posts"]
+        assert counters["actions_queued"] == {"mc-01": 1}
+        gaps = [later - earlier for earlier, later in zip(sent, sent[1:])]
+        print("mc-01's refused starts were sent again after %s s" % ", ".join("%.1f" % gap for gap in gaps))
+        # the panel's Retry-After (2 s) after the first refusal, then the backoff: 5, 10, 20 s
+        assert gaps[0] >= 2 and gaps[1] >= 5 and gaps[2] >= 10 and gaps[3] >= 20, gaps
+        assert "keep_online gives up" not in output and "crash_limit 3 reached" not in output
+        # logged at the first refusal, then once a minute at most: fewer lines than refusals
+        lines = re.findall(r"the panel refused the start of mc-01 (\d+) time", output)
+        assert lines[0] == "1" and len(lines) <= 1 + (sent[-1] - sent[0]) // 60 < refusals, lines

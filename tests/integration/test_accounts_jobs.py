@@ -10,6 +10,7 @@ would show.
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
@@ -144,6 +145,67 @@ def test_the_report_covers_every_account_with_the_account_shown(ansible, panels)
         # one list read for the inventory, one for the report
         assert list(panel.control.counters()["requests"].values())[0] == {"live GET /servers": 2}
     assert own_token_only(panels["eu"], panels["us"])
+
+
+def watch(directory, account, state_dir):
+    """The fleet watcher of ``account`` (gamepanel.panel.fleet_events, as keep_online runs it for that account's
+    source file), reading its panel over HTTP with its own token, its state in ``state_dir``."""
+    module = importlib.import_module(
+        "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events"
+    )
+    variable, token, _label = TOKENS[account]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GAMEPANEL_STATE_DIR", str(state_dir))
+        source = module.FleetEventSource(
+            {"inventory": str(directory / ("%s.gamepanel.yml" % account)), "found_stopped": False},
+            environ={variable: token},
+        )
+    return source
+
+
+def crash_seen(sources, panels, state_dir, accounts):
+    """Each of ``accounts``' panels crashes mc-01 and its watcher reads the fleet: one incident each."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GAMEPANEL_STATE_DIR", str(state_dir))
+        for account in accounts:
+            panels[account].control.set_server("mc-01", status="offline", uptime_seconds=0)
+            events = [event for event in sources[account].poll() if event["kind"] != "outage"]
+            assert [(event["kind"], event["id"], event["status"]) for event in events] == [
+                ("status_changed", "mc-01", "offline")
+            ]
+            panels[account].control.set_server("mc-01", status="online", uptime_seconds=10)
+            sources[account].poll()
+
+
+def test_the_report_shows_the_watchers_incidents_of_every_account_each_under_its_own(ansible, panels):
+    """mc-01 crashes on both panels (twice on eu's): the same id, two servers, each under its account."""
+    directory = inventory_directory(ansible.workdir, panels["eu"], panels["us"])
+    sources = dict((account, watch(directory, account, ansible.state_dir)) for account in ("eu", "us"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GAMEPANEL_STATE_DIR", str(ansible.state_dir))
+        for source in sources.values():
+            assert source.poll() == []  # the baseline read
+    crash_seen(sources, panels, ansible.state_dir, ["eu", "us", "eu"])
+
+    run = run_job(ansible, panels, "report", directory=directory)
+    assert run.rc == 0, run.describe()
+    document = json.loads((ansible.workdir / "fleet-report" / "fleet-report.json").read_text(encoding="utf-8"))
+    assert [(row["account"], row["id"], row["name"], row["count"]) for row in document["incidents"]] == [
+        ("eu", "mc-01", "Survival", 2),
+        ("us", "mc-01", "Survival", 1),
+    ]
+    html = (ansible.workdir / "fleet-report" / "fleet-report.html").read_text(encoding="utf-8")
+    assert "<th>Account</th>" in html
+    assert '<tr data-id="mc-01" data-account="eu"><td>eu</td>' in html
+    assert '<tr data-id="mc-01" data-account="us"><td>us</td>' in html
+    # a report of one account shows its own incidents only
+    run = run_job(ansible, panels, "report", {"target": "account_us"}, directory=directory)
+    assert run.rc == 0, run.describe()
+    document = json.loads((ansible.workdir / "fleet-report" / "fleet-report.json").read_text(encoding="utf-8"))
+    assert [(row["account"], row["count"]) for row in document["incidents"]] == [("us", 1)]
+    for name in ("fleet-report.html", "fleet-report.json"):
+        text = (ansible.workdir / "fleet-report" / name).read_text(encoding="utf-8")
+        assert all(token not in text for _variable, token, _label in TOKENS.values())
 
 
 def test_the_report_of_a_target_shows_its_hosts_own_servers_and_reads_only_their_accounts(ansible, panels):

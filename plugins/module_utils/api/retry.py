@@ -289,8 +289,13 @@ class RetryPolicy(object):
                 raise self._handed_back(delay, response, failure, what, server_id)
             remaining = limit - self.clock.monotonic()
             if delay > remaining:
-                raise errors.transient(
-                    self._give_up(is_read, retries, delay, remaining, budget_name, response, failure, what, server_id)
+                raise self._said_when(
+                    errors.transient(
+                        self._give_up(
+                            is_read, retries, delay, remaining, budget_name, response, failure, what, server_id
+                        )
+                    ),
+                    response,
                 )
             self.clock.sleep(delay)
             self._count_wait(delay)
@@ -355,6 +360,13 @@ class RetryPolicy(object):
                 what, cause + "; the request never reached the panel, so nothing was queued", server_id=server_id
             )
             error.retry_in = delay
+        return self._said_when(error, response)
+
+    def _said_when(self, error, response):
+        """``error`` with ``retry_after``: the seconds the panel's Retry-After asked for (None without one), kept for
+        a caller that tries again later on its own (the fleet watcher's next start of a refused server)."""
+        header = response.headers.get("Retry-After") if response is not None else None
+        error.retry_after = parse_retry_after(header, self.clock.time())
         return error
 
     def _give_up(self, is_read, retries, delay, remaining, budget_name, response, failure, what, server_id):

@@ -46,6 +46,7 @@ class TaskRefused(PanelError):
     def __init__(self, message, refusal, everything):
         super(TaskRefused, self).__init__(message, status=refusal.status, server_id=refusal.server_id)
         self.everything = everything
+        self.retry_after = getattr(refusal, "retry_after", None)
 
 
 class ControlRun(object):
@@ -207,7 +208,8 @@ class ControlRun(object):
     def not_queued(self, server, error):
         """The panel did not queue ``server``'s action: its entry goes; an error about the whole task stops it."""
         if server.entry is not None:
-            self.ledger.drop(server.entry)
+            # the refusal's status and Retry-After: the fleet watcher sends the start again no sooner
+            self.ledger.drop(server.entry, status=error.status, retry_after=getattr(error, "retry_after", None))
             server.entry = None
         server.not_sent()
         server.retry_at = None

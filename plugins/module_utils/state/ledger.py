@@ -369,11 +369,13 @@ class Ledger(object):
             written.update(self._update(kind, change_for(wanted)))
         return [written[position] for position in range(len(entries))]
 
-    def drop(self, entry, not_queued=True):
+    def drop(self, entry, not_queued=True, status=None, retry_after=None):
         """Remove ``entry`` (as claim returned it) if it is still the one this process wrote; returns whether it was.
 
         ``not_queued``: the panel surely did not queue it (it refused the POST, or the POST never
-        reached it), and a note says so (``not_queued_of``).  False for an entry given up on
+        reached it), and a note says so (``not_queued_of``), with the refusal's HTTP ``status`` and,
+        when the panel said when to come back (``retry_after`` seconds), the time it may be sent
+        again (``retry_at``): the watcher sends it again no sooner.  False for an entry given up on
         although the panel may hold it (the watcher's start whose answer was lost).
         """
         key = entry_key(self.panel, entry["id"], entry["action"])
@@ -392,6 +394,8 @@ class Ledger(object):
                     "panel": self.panel,
                     "queued_at": current["queued_at"],
                     "noted_at": now,
+                    "status": status,
+                    "retry_at": now + retry_after if isinstance(retry_after, (int, float)) else None,
                 }
             return True
 
@@ -400,8 +404,9 @@ class Ledger(object):
     def not_queued_of(self, server_ids):
         """``{server_id: [notes]}``: the actions of ``server_ids`` the panel surely did not queue (see ``drop``).
 
-        A note is ``{id, action, queued_at, noted_at}``: the claim's time and when the POST failed;
-        one per server and action, the latest.  Each bucket is read once.
+        A note is ``{id, action, queued_at, noted_at, status, retry_at}``: the claim's time, when the POST
+        failed, the refusal's HTTP status and the panel's Retry-After as a time (either None); one per
+        server and action, the latest.  Each bucket is read once.
         """
         now, found = self.clock.time(), dict((server_id, []) for server_id in server_ids)
         for kind in sorted(set(bucket_kind(server_id) for server_id in found)):

@@ -38,16 +38,22 @@ description:
     set to C(ids)."
   - "V(start_failed) (no change of the server: it comes from the hand-outs) says that a server handed out is
     still down and its start is over without bringing it up; C(start_failure) says why: V(not_queued) (the
-    panel refused it, HTTP 503 for example, or it failed before the panel could queue it: at the first read
-    after), V(answer_lost) (its answer was lost, or its run stopped before learning it, and O(retry_after)
-    seconds passed since the answer and the hand-out), V(not_applied) (the panel queued it and the agent did
-    not act on it within 15 minutes), V(down_again) (it was confirmed, and the server is down again),
-    V(run_stopped) (the panel refused the start of another server of the same hand-out, and the run stopped
-    before it came to this one) or V(not_sent) (no start was sent for the hand-out within 15 minutes). The
-    server is handed out again in this read's V(outage); an open ledger entry of the start is given up
-    first (dropped), so that the new run sends a new start: a second start of a server that came up changes
-    nothing. A failed start (but V(run_stopped), a start never tried) counts as an incident: a server whose
-    starts keep failing reaches O(crash_limit) and is given up on, with its count."
+    panel refused it: its error answer, HTTP 429 or 503 for example, or it failed before the panel could
+    queue it), V(answer_lost) (its answer was lost, or its run stopped before learning it, and O(retry_after)
+    seconds passed since the answer and the hand-out), V(down_again) (it was confirmed, and the server is
+    down again), V(run_stopped) (the panel refused the start of another server of the same hand-out, and the
+    run stopped before it came to this one) or V(not_sent) (no start was sent for the hand-out within 15
+    minutes). The server is handed out again in this read's V(outage); an open ledger entry of the start is
+    given up first (dropped), so that the new run sends a new start: a second start of a server that came
+    up changes nothing."
+  - "A refused start is the panel's state, not the server's: it is never an incident. It is sent again at the
+    next read after the first refusal, then after a backoff that doubles with each refusal in a row (5 s up
+    to 300 s) and is never shorter than the panel's C(Retry-After), for as long as the server is down; the
+    servers its run did not come to (V(run_stopped)) wait with it. The refusals are logged at most once a
+    minute per server, with their count. A start the panel queued for an agent that is away is followed
+    (the rulebook sends no second one) until the agent applies it, however long that takes. Only
+    V(down_again) counts as an incident: a server whose starts keep bringing it up and down again reaches
+    O(crash_limit) and is given up on, with its count."
   - "V(restarted) means the uptime went back while the server stayed online. A server whose status and
     uptime did not change gives no event. The first read is the baseline: it gives no V(added) for the fleet
     as it is when the source starts, but with O(found_stopped) one V(found_stopped) event for each server
@@ -59,9 +65,10 @@ description:
     a restart. The entry must have been queued before the read that saw the change.
   - C(incidents) counts the incidents of the server within O(crash_window) seconds, this one included (0 for
     any other event), that is its unexpected crashes (a change from a running status to a stopped one; a
-    change between two stopped statuses is none), unexpected restarts, V(found_stopped) and V(start_failed)
-    events. C(crash_looping) is true once it reaches O(crash_limit).
-    The record is kept per server in the state directory (the fleet report shows it).
+    change between two stopped statuses is none), unexpected restarts, V(found_stopped) events and
+    V(start_failed) events of V(down_again). C(crash_looping) is true once it reaches O(crash_limit).
+    The record is kept per panel in the state directory, each incident with the server's id and the
+    inventory's C(account) (the fleet report shows them per account).
   - "The connection and the host naming come from the source's options, else from the
     C(gamepanel.panel.servers) inventory file (O(inventory), by default the one ansible-rulebook was started
     with: C(-i)), else from the C(GAMEPANEL_*) environment variables. From the file the source takes the
@@ -95,8 +102,9 @@ options:
     default: [offline, stopped]
   crash_limit:
     description:
-      - Incidents (unexpected crashes and restarts, failed starts) of one server within O(crash_window)
-        seconds (the one just seen included) at which the event says C(crash_looping).
+      - Incidents (unexpected crashes and restarts, starts that brought the server up before it went down
+        again; never a start the panel refused) of one server within O(crash_window) seconds (the one just
+        seen included) at which the event says C(crash_looping).
     type: int
     default: 3
   crash_window:
@@ -109,7 +117,7 @@ options:
       - Seconds a start whose answer was lost is followed before it is sent again, when the server is still
         down that long after the answer and after its hand-out (event V(start_failed), C(start_failure)
         V(answer_lost)). The bound the server's agent needs to act on a queued action; a start that the panel
-        refused is sent again at the next read, whatever this says.
+        refused is sent again after its own backoff, whatever this says.
       - A value that is not a positive number stops the source at start, with the reason.
     type: float
     default: 120
@@ -193,7 +201,6 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger impor
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.module_utils.api import token_file  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_config  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection  # noqa: E402
@@ -364,6 +371,7 @@ class FleetEventSource(object):
         except ValueError as error:
             raise SettingsError("fleet_events: inventory: %s" % error) from None
         self.account_groups = [naming.account_group(account)] if account else []
+        self.account = account or None  # each incident is recorded under it: ids repeat across accounts
         # Which servers the inventory holds: the playbooks keep_online runs can start no other.
         self.inventory_filters = dict(
             (name, _string_list(name, inventory_options.get(name))) for name in ("games", "statuses", "name_patterns")
@@ -391,8 +399,9 @@ class FleetEventSource(object):
         self.ledger = Ledger.for_client(client)
         for warning in self.ledger.warnings():
             LOGGER.warning("fleet_events: %s", warning)
-        # The incident record stays with the token's state, where the fleet report reads it.
-        self.files = StateFiles(client.state_key)
+        # The incident record is the panel's, beside its ledger (never the token's: a rotated token keeps it),
+        # where the fleet report reads it for each account.
+        self.files = eda_watch.incident_files(self.ledger.panel)
         self.memory_record = eda_watch.IncidentRecord(panel=self.ledger.panel)
         self.changes = eda_watch.FleetChanges(
             statuses, found_stopped=_convert("found_stopped", args.get("found_stopped", True), "bool")
@@ -454,6 +463,7 @@ class FleetEventSource(object):
         """The events of one successful read, annotated with host, incidents and crash_looping."""
         events = self.changes.observe(servers, seen_at, entries)
         failed, given_up = self.failed_starts(servers, entries, seen_at, events)
+        self.log_refusals(seen_at)
         events.extend(failed)
         if not events:
             return []
@@ -483,7 +493,7 @@ class FleetEventSource(object):
             event["incidents"] = 0
             if eda_watch.is_incident(event, self.statuses):
                 event["incidents"] = eda_watch.record_incident(
-                    self.files, self.memory_record, event, seen_at, self.crash_window, self.ledger.panel
+                    self.files, self.memory_record, event, seen_at, self.crash_window, self.ledger.panel, self.account
                 )
             event["crash_looping"] = event["incidents"] >= self.crash_limit
         outage = self.batches.batch(events, servers, seen_at)
@@ -560,6 +570,19 @@ class FleetEventSource(object):
             return "not counted as an incident"
         return "incident %d of crash_limit %d" % (event["incidents"], self.crash_limit)
 
+    def log_refusals(self, seen_at):
+        """Say which starts the panel refused: a server's first refusal, then one line a minute at most."""
+        for server_id, state in self.batches.refusals.to_log(seen_at):
+            LOGGER.warning(
+                "fleet_events: the panel refused the start of %s %d time(s) in a row since %s (last: %s): the "
+                "panel's state, not the server's, so no incident; sent again in %.0f s, for as long as it is down",
+                server_id,
+                state["count"],
+                time.strftime("%H:%M:%S UTC", time.gmtime(state["first_at"])),
+                "HTTP %s" % state["status"] if state.get("status") else "no answer, or an error before queueing",
+                max(0.0, state["retry_at"] - seen_at),
+            )
+
     def log_event(self, event):
         if event["kind"] == eda_watch.OUTAGE:
             LOGGER.info(
@@ -574,7 +597,10 @@ class FleetEventSource(object):
                 ),
             )
             return
-        if event["kind"] == eda_watch.START_FAILED:
+        if event["kind"] == eda_watch.START_FAILED and event["start_failure"] == eda_watch.NOT_QUEUED:
+            # a refusal: log_refusals says so, once a minute at most
+            LOGGER.debug("fleet_events: start_failed %s: its start is sent again after a refusal", event["id"])
+        elif event["kind"] == eda_watch.START_FAILED:
             LOGGER.warning(
                 "fleet_events: start_failed %s (%s): its start did not bring it up (%s: %s); %s",
                 event["id"],

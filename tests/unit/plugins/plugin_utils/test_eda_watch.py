@@ -163,14 +163,18 @@ def test_which_action_explains_which_change():
     )
 
 
-def test_incidents_are_unexpected_crashes_restarts_and_failed_starts_only():
+def test_incidents_are_unexpected_crashes_restarts_and_starts_that_brought_the_server_up_then_down_only():
     base = {"expected": False, "stopped": False, "previous_status": "online"}
     assert is_incident(dict(base, kind=RESTARTED))
     assert is_incident(dict(base, kind=STATUS_CHANGED, stopped=True))
     assert is_incident(dict(base, kind=STATUS_CHANGED, stopped=True, previous_status="starting"))
-    assert is_incident(dict(base, kind=START_FAILED, stopped=True, previous_status="offline", start_failure="not_sent"))
-    # a start the run never tried, as it stopped at another server's refusal, did not fail
-    assert not is_incident(dict(base, kind=START_FAILED, stopped=True, start_failure="run_stopped"))
+    assert is_incident(
+        dict(base, kind=START_FAILED, stopped=True, previous_status="offline", start_failure="down_again")
+    )
+    # a start the panel refused, whose answer was lost, never sent, or never tried (its run stopped at
+    # another server's refusal) did nothing to the server: the panel's state, not the server's
+    for reason in ("not_queued", "answer_lost", "not_sent", "run_stopped"):
+        assert not is_incident(dict(base, kind=START_FAILED, stopped=True, start_failure=reason)), reason
     assert not is_incident(dict(base, kind=STATUS_CHANGED))
     assert not is_incident(dict(base, kind=RESTARTED, expected=True))
     assert not is_incident(dict(base, kind=REMOVED, stopped=False))
@@ -212,9 +216,10 @@ def note(queued_at, action="start"):
         # an older lost start that the hand-out's run followed: retry_after from the hand-out
         ([entry("a", "start", HANDED - 500, "may_be_queued")], [], HANDED + 59, None),
         ([entry("a", "start", HANDED - 500, "may_be_queued")], [], HANDED + 60, eda_watch.ANSWER_LOST),
-        # accepted: the agent runs it when it checks in; given up on only after the hold (900 s)
+        # accepted: the agent runs it when it checks in, however long it is away: followed, never sent again
         ([entry("a", "start", HANDED + 5, "queued")], [], HANDED + 800, None),
-        ([entry("a", "start", HANDED + 5, "queued")], [], HANDED + 905, eda_watch.NOT_APPLIED),
+        ([entry("a", "start", HANDED + 5, "queued")], [], HANDED + 905, None),
+        ([entry("a", "start", HANDED + 5, "queued")], [], HANDED + 3 * 86400, None),
         # confirmed, yet down again at this read
         ([entry("a", "start", HANDED + 5, "done", HANDED + 20)], [], HANDED + 30, eda_watch.DOWN_AGAIN),
         # nothing came of the hand-out: a run that never ran, or stopped before it came to the server
@@ -225,7 +230,7 @@ def note(queued_at, action="start"):
 def test_when_the_start_of_a_server_still_down_is_over(starts, notes, seen_at, expected):
     failure = eda_watch.start_failure(HANDED, starts, notes, seen_at, retry_after=60, hold=900)
     assert (failure and failure[0]) == expected
-    if expected in (eda_watch.ANSWER_LOST, eda_watch.NOT_APPLIED):
+    if expected == eda_watch.ANSWER_LOST:
         assert failure[1] is starts[-1]  # the open entry to give up on, so that a new start can be sent
     elif failure is not None:
         assert failure[1] is None
@@ -286,6 +291,101 @@ def test_a_failed_start_is_handed_out_again_and_a_given_up_server_is_no_longer_f
     outage = batches.batch([looping], [down], HANDED + 70)
     assert outage is None and batches.handed_out == {}
     assert batches.failed_starts(fleet, [], {"a": [note(HANDED + 60)]}, HANDED + 99999) == []
+
+
+def test_the_backoff_after_refusals_in_a_row_sends_the_first_again_at_the_next_read_then_doubles_up_to_a_cap():
+    delays = [eda_watch.refusal_delay(count, base=5, cap=60) for count in range(1, 8)]
+    assert delays == [0, 5, 10, 20, 40, 60, 60]
+
+
+def refusal_note(at, retry_at=None, status=503):
+    found = dict(note(at - 0.5), noted_at=at, status=status)
+    if retry_at is not None:
+        found["retry_at"] = retry_at
+    return found
+
+
+def keep_online_reads(refusing_until, retry_after=None, interval=2.0, until=HANDED + 600):
+    """The watcher's reads every ``interval`` s of one crashed server "a": each hand-out's run answers 1 s later,
+    refused (a note, with the panel's Retry-After when given) before ``refusing_until``, then accepted and
+    applied (the server is up at the read after).  Returns (the times starts were sent, the events, the log)."""
+    batches = eda_watch.StartBatches(retry_after=60)
+    changes = FleetChanges()
+    down, up = server("a", "offline", 0), server("a", "online", 1)
+    crash = {"kind": STATUS_CHANGED, "id": "a", "name": "A", "stopped": True, "expected": False}
+    crash.update(previous_status="online", status="offline")
+    sent, events, logged, notes, entries, is_up = [], [], [], [], [], False
+    seen_at = HANDED
+    outage = batches.batch([crash], [down], seen_at)
+    while seen_at < until:
+        if outage is not None:  # the run: one start, sent one second after the read
+            sent.append(seen_at + 1)
+            if seen_at + 1 < refusing_until:
+                notes = [refusal_note(seen_at + 1, retry_after and seen_at + 1 + retry_after)]
+            else:
+                entries, is_up = [entry("a", "start", seen_at + 1)], True
+        seen_at += interval
+        fleet = [up if is_up else down]
+        failed = batches.failed_starts(eda_watch.index_fleet(fleet), entries, {"a": notes}, seen_at)
+        logged.extend((seen_at, state["count"]) for _id, state in batches.refusals.to_log(seen_at))
+        read = [changes.start_failed(item, reason, seen_at) for item, reason, _entry in failed]
+        events.extend(read)
+        outage = batches.batch(read, fleet, seen_at)
+    return sent, events, logged
+
+
+def test_a_start_the_panel_keeps_refusing_is_sent_again_with_a_backoff_until_it_is_taken_and_is_no_incident():
+    sent, events, logged = keep_online_reads(refusing_until=HANDED + 120)
+    # sent at the crash, at the next read after the first refusal, then 5, 10, 20, 40, 80 s after each
+    # refusal (to the next read): never every read, never given up, and taken once the panel takes it
+    gaps = [later - earlier for earlier, later in zip(sent, sent[1:])]
+    assert gaps == [2, 6, 12, 22, 42, 82], sent
+    assert sent[-2] < HANDED + 120 <= sent[-1]
+    assert all(event["start_failure"] == eda_watch.NOT_QUEUED for event in events) and len(events) == 6
+    assert not any(is_incident(event) for event in events)
+    # logged at the first refusal, then at most once a minute (the counts in between are in the next line)
+    assert [count for _at, count in logged] == [1, 5, 6], logged
+    assert all(later - earlier >= 60 for (earlier, _), (later, _) in zip(logged, logged[1:]))
+
+
+def test_a_refusal_with_retry_after_is_sent_again_no_sooner_than_the_panel_said():
+    sent, events, _logged = keep_online_reads(refusing_until=HANDED + 30, retry_after=25)
+    gaps = [later - earlier for earlier, later in zip(sent, sent[1:])]
+    assert all(gap >= 25 for gap in gaps) and gaps == [26, 26], sent
+    assert len(events) == 2 and not any(is_incident(event) for event in events)
+
+
+def test_the_servers_a_refused_run_did_not_come_to_wait_for_its_backoff_too():
+    batches = eda_watch.StartBatches(retry_after=60)
+    down = [server(server_id, "offline", 0) for server_id in "ab"]
+    crashes = [
+        {"kind": STATUS_CHANGED, "id": item["id"], "stopped": True, "expected": False, "previous_status": "online"}
+        for item in down
+    ]
+    fleet = eda_watch.index_fleet(down)
+    batches.batch(crashes, down, HANDED)
+    # a was refused a second time in a row (handed out again at HANDED): 5 s of backoff from its note
+    batches.refusals.refused("a", refusal_note(HANDED - 10))
+    notes = {"a": [refusal_note(HANDED + 1)]}
+    assert batches.failed_starts(fleet, [], notes, HANDED + 2) == []  # both wait: b's run stopped at a
+    assert batches.handed_out == {"a": HANDED, "b": HANDED}
+    failed = batches.failed_starts(fleet, [], notes, HANDED + 6)
+    assert [(item[0]["id"], item[1]) for item in failed] == [("a", "not_queued"), ("b", "run_stopped")]
+    # a server that comes up, or is given up on, starts its count afresh
+    batches.release(eda_watch.index_fleet([server("a", "online", 1), down[1]]))
+    assert batches.refusals.due_at("a") is None and batches.refusals.due_at("b") is None
+
+
+def test_a_start_queued_for_an_agent_that_is_away_is_followed_not_sent_again():
+    batches = eda_watch.StartBatches(retry_after=60)
+    down = server("a", "offline", 0)
+    crash = {"kind": STATUS_CHANGED, "id": "a", "stopped": True, "expected": False, "previous_status": "online"}
+    batches.batch([crash], [down], HANDED)
+    queued = [entry("a", "start", HANDED + 1)]
+    for later in (10, 900, 3600, 6 * 86400):
+        assert batches.failed_starts(eda_watch.index_fleet([down]), queued, {}, HANDED + later) == []
+    # held back meanwhile: a second crash event of it starts nothing new
+    assert batches.batch([dict(crash, kind=FOUND_STOPPED)], [down], HANDED + 3600) is None
 
 
 def test_the_incident_record_counts_within_the_window_and_forgets_old_ones():

@@ -240,8 +240,8 @@ def test_reads_of_several_accounts_become_one_with_each_server_and_entry_tagged(
     assert [server["account"] for server in merged["servers"]] == ["eu", "us"]
     assert merged["pending"] == [{"id": "mc-01", "action": "restart", "account": "us"}]
     assert merged["panels"] == [
-        {"account": "eu", "base_url": EU["base_url"]},
-        {"account": "us", "base_url": US["base_url"]},
+        {"account": "eu", "base_url": EU["base_url"], "api_variant": EU.get("api_variant")},
+        {"account": "us", "base_url": US["base_url"], "api_variant": US.get("api_variant")},
     ]
     assert merged["warnings"] == ["w"]
 

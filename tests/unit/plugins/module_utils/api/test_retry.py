@@ -197,6 +197,21 @@ def test_429_retry_after_beyond_the_deadline_fails_at_once(panel):
     assert client.stats == {"requests": 1, "retries": 0, "waited_seconds": 0.0}
 
 
+def test_a_refusal_keeps_the_panels_retry_after_for_a_caller_that_tries_again_later(panel):
+    panel.reply(status=429, json=RATE_LIMITED, headers={"Retry-After": "58"})
+    with pytest.raises(PanelRateLimitError) as caught:
+        panel.client(retry_timeout=2).queue_action("mc-01", "start")
+    assert caught.value.retry_after == 58.0
+    panel.reply(status=503, json={"message": "maintenance"}, headers={"Retry-After": "30"})
+    with pytest.raises(PanelRefusedError) as caught:
+        panel.client(retry_timeout=2).queue_action("mc-01", "start")
+    assert caught.value.retry_after == 30.0
+    panel.reply(status=503, json={"message": "maintenance"})  # no Retry-After: none kept
+    with pytest.raises(PanelRefusedError) as caught:
+        panel.client(retry_timeout=0).queue_action("mc-01", "start")
+    assert caught.value.retry_after is None
+
+
 def test_retry_timeout_zero_disables_retries(panel):
     panel.reply(status=503, json={"message": "maintenance"})
     with pytest.raises(PanelApiError, match="HTTP 503.*maintenance.*gave up after 0 retries"):

@@ -95,6 +95,16 @@ def test_a_post_that_surely_failed_leaves_no_entry(tmp_path):
     assert len(client.posts) == 2
 
 
+def test_a_refused_post_leaves_a_note_with_its_status_and_the_panels_retry_after(tmp_path):
+    client = FakeClient()
+    refusal = PanelApiError("The panel refused it with HTTP 503.", status=503)
+    refusal.retry_after = 40.0  # as the client keeps the panel's Retry-After
+    client.post_error = refusal
+    fail(client, tmp_path, wait=False)
+    (note,) = ledger_for(client, tmp_path).not_queued_of(["mc-01"])["mc-01"]
+    assert (note["action"], note["status"], note["retry_at"]) == ("restart", 503, note["noted_at"] + 40.0)
+
+
 # -- what a later run decides ---------------------------------------------------------------------
 
 

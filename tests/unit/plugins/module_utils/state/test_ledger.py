@@ -199,6 +199,20 @@ def test_a_dropped_entry_leaves_a_not_queued_note_that_holds_nothing_back(tmp_pa
     assert again is not None and standing is None
 
 
+def test_a_note_keeps_the_refusals_status_and_when_the_panel_said_to_come_back(tmp_path):
+    clock = FakeClock()
+    ledger = make_ledger(tmp_path, clock)
+    entry, unused = ledger.claim("srv-1", "start")
+    clock.sleep(2)
+    assert ledger.drop(entry, status=429, retry_after=30.0) is True
+    (note,) = ledger.not_queued_of(["srv-1"])["srv-1"]
+    assert (note["status"], note["retry_at"]) == (429, note["noted_at"] + 30.0)
+    entry, unused = ledger.claim("srv-1", "start")
+    ledger.drop(entry)  # no answer at all: neither is known
+    (note,) = ledger.not_queued_of(["srv-1"])["srv-1"]
+    assert (note["status"], note["retry_at"]) == (None, None)
+
+
 def test_an_entry_given_up_on_leaves_no_note_and_old_notes_expire(tmp_path):
     clock = FakeClock()
     ledger = make_ledger(tmp_path, clock, horizon=100)

@@ -18,8 +18,9 @@ import yaml
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAuthError, PanelTransportError
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import MAY_BE_QUEUED, QUEUED
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import DONE, MAY_BE_QUEUED, QUEUED
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch
 
 SOURCE = "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events"
 TOKEN = "gp-secret-token-value-123"
@@ -404,19 +405,35 @@ def hand_out_then(source, reads, write):
 
 def refuse(ledger):
     entry = ledger.claim("a", "start", before={"status": "offline"})[0]
-    ledger.drop(entry)  # what the run does when the panel answers 503
+    ledger.drop(entry, status=503)  # what the run does when the panel answers 503
 
 
-def test_a_start_the_panel_refused_is_handed_out_again_at_the_next_read_and_counted():
+def test_a_start_the_panel_refused_is_handed_out_again_at_the_next_read_and_not_counted(caplog):
     up, down = server("a"), server("a", "offline", 0)
+    caplog.set_level(logging.INFO, logger="gamepanel.panel.fleet_events")
     events, ledger = hand_out_then(watcher([[up], [down], [down], [down]], crash_limit=3), 2, refuse)
     assert [(event["kind"], event.get("id") or event.get("ids")) for event in events] == [
         ("start_failed", "a"),
         ("outage", ["a"]),
     ]
     failed = events[0]
-    assert (failed["start_failure"], failed["incidents"], failed["crash_looping"]) == ("not_queued", 2, False)
+    assert (failed["start_failure"], failed["incidents"], failed["crash_looping"]) == ("not_queued", 0, False)
     assert events[1]["servers"][0]["kind"] == "start_failed"
+    assert "the panel refused the start of a 1 time(s) in a row since" in caplog.text
+    assert "(last: HTTP 503): the panel's state, not the server's, so no incident" in caplog.text
+
+
+def test_a_start_refused_with_retry_after_waits_for_it_before_the_server_is_handed_out_again():
+    up, down = server("a"), server("a", "offline", 0)
+
+    def refuse_for_a_while(ledger):
+        entry = ledger.claim("a", "start", before={"status": "offline"})[0]
+        ledger.drop(entry, status=429, retry_after=75)  # reads are 30 s apart: two more reads wait
+
+    source = watcher([[up], [down]] + [[down]] * 4, crash_limit=3)
+    events, _ledger = hand_out_then(source, 4, refuse_for_a_while)
+    assert [event["kind"] for event in events] == ["start_failed", "outage"]
+    assert source.client.clock.now - events[0]["seen_at"] == 30  # at the third read after, not the first
 
 
 def test_a_start_whose_answer_was_lost_is_followed_for_retry_after_then_sent_again(caplog):
@@ -439,15 +456,39 @@ def test_a_start_whose_answer_was_lost_is_followed_for_retry_after_then_sent_aga
     assert "start_failed a (offline): its start did not bring it up (answer_lost" in caplog.text
 
 
-def test_a_server_whose_starts_keep_failing_is_given_up_on_with_its_count_and_not_followed_any_more():
+def test_a_server_the_panel_keeps_refusing_to_start_is_never_given_up_on():
+    up, down = server("a"), server("a", "offline", 0)
+    source = watcher([[up], [down]] + [[down]] * 8, crash_limit=3)
+    events, ledger = hand_out_then(source, 1, refuse)  # crash 1, refused: handed out again
+    for _ in range(3):  # refused three more times, each start after a read of its own
+        source.client.clock.now += 1
+        refuse(ledger)
+        events += [event["gamepanel"] for event in run(source, reads=2, outages=True)]
+    failed = [event for event in events if event["kind"] == "start_failed"]
+    assert len(failed) == 4 and [event["incidents"] for event in failed] == [0, 0, 0, 0]
+    assert not any(event.get("crash_looping") for event in events)
+    assert len([event for event in events if event["kind"] == "outage"]) == 4  # sent again each time
+    assert source.batches.handed_out and source.batches.refusals.servers["a"]["count"] == 4
+
+
+def test_a_server_whose_starts_bring_it_up_and_down_again_is_given_up_on_with_its_count():
     up, down, stopped = server("a"), server("a", "offline", 0), server("a", "stopped", 0)
+
+    def came_up(ledger):  # its run confirmed the start, then the server fell again before the next read
+        entry = ledger.claim("a", "start", before={"status": "offline"})[0]
+        ledger.mark(entry, DONE)
+
     source = watcher([[up], [down], [down], [down], [stopped], [down]], crash_limit=3)
-    events, ledger = hand_out_then(source, 1, refuse)  # crash 1, refused 2: handed out again
-    assert [event["kind"] for event in events] == ["start_failed", "outage"]
+    events, ledger = hand_out_then(source, 1, came_up)  # crash 1, down again 2: handed out again
+    assert [(event["kind"], event.get("start_failure")) for event in events] == [
+        ("start_failed", "down_again"),
+        ("outage", None),
+    ]
     source.client.clock.now += 1
-    refuse(ledger)
+    ledger.forget("a")
+    came_up(ledger)
     events = [event["gamepanel"] for event in run(source, reads=3, outages=True)]
-    # refused again: the third incident gives it up, with its count; offline -> stopped is no crash
+    # down again: the third incident gives it up, with its count; offline -> stopped is no crash
     assert [(event["kind"], event.get("incidents")) for event in events] == [
         ("start_failed", 3),
         ("status_changed", 0),
@@ -598,3 +639,15 @@ def test_a_token_file_that_cannot_be_used_stops_the_source_naming_it_and_never_i
     message = str(refused.value)
     assert words in message and str(path) in message and "GAMEPANEL_API_TOKEN_FILE" in message
     assert TOKEN not in message
+
+
+def test_incidents_are_recorded_for_the_panel_under_the_inventorys_account(tmp_path):
+    inventory = tmp_path / "eu.gamepanel.yml"
+    inventory.write_text("plugin: gamepanel.panel.servers\naccount: eu\n", encoding="utf-8")
+    source = watcher([[server("a")], [server("a", "offline", 0)]], argv=["ansible-rulebook", "-i", str(inventory)])
+    events = [event["gamepanel"] for event in run(source, reads=2)]
+    assert [(event["kind"], event["incidents"]) for event in events] == [("status_changed", 1)]
+    # the panel's record (beside its ledger), not the token's: a report reads it with any token, per account
+    rows = eda_watch.read_incidents(eda_watch.incident_files(source.ledger.panel), now=source.client.clock.now)
+    assert [(row["account"], row["id"], row["count"]) for row in rows] == [("eu", "a", 1)]
+    assert eda_watch.incidents_of_accounts([("us", source.ledger.panel)], now=source.client.clock.now) == []
