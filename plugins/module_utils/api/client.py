@@ -137,6 +137,27 @@ class _Secret(object):
     __str__ = __repr__
 
 
+class _BearerAuth(object):
+    """The token's Authorization header, given to requests as the request's auth.
+
+    A request without auth of its own gets the password ~/.netrc holds for the panel's host
+    (requests reads it whenever it trusts the environment, as it must for proxies and CA bundles),
+    which would replace the token with another secret sent to the panel. With auth set, it does not.
+    """
+
+    __slots__ = ("_secret",)
+
+    def __init__(self, secret):
+        self._secret = secret
+
+    def __call__(self, request):
+        request.headers["Authorization"] = "Bearer " + self._secret.reveal()
+        return request
+
+    def __repr__(self):
+        return errors.REDACTED
+
+
 def encode_segment(segment):
     """One URL path segment, percent-encoded so that it stays one segment.
 
@@ -569,12 +590,9 @@ class PanelClient(object):
 
     def _exchange(self, method, url, body, exact):
         """One HTTP exchange: returns a requests.Response or raises a requests exception."""
-        headers = {
-            "Authorization": "Bearer " + self._token.reveal(),
-            "Accept": "application/json",
-            "User-Agent": USER_AGENT,
-        }
-        prepared = self._session.prepare_request(requests.Request(method, url, headers=headers, json=body))
+        headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
+        request = requests.Request(method, url, headers=headers, json=body, auth=_BearerAuth(self._token))
+        prepared = self._session.prepare_request(request)
         if exact:
             # requests re-quotes URLs and so decodes %2E back to ".": an id ".." would become a
             # dot-segment again.  Our own URLs are fully encoded already; send them as built.

@@ -181,3 +181,15 @@ def test_an_https_panel_is_still_reached_through_the_proxy(monkeypatch, listener
     # The proxy was asked for a TLS tunnel: the token would travel inside it, never in the proxy's view.
     assert [line.rsplit(" ", 1)[0] for line in proxy.lines] == ["CONNECT panel.example.test:443"]
     assert TOKEN not in str(caught.value)
+
+
+def test_a_netrc_entry_for_the_panels_host_never_replaces_the_token(monkeypatch, tmp_path):
+    """requests puts ~/.netrc's password in a request without auth when it trusts the environment."""
+    netrc = tmp_path / "netrc"
+    netrc.write_text("machine 127.0.0.1 login someone password netrc-secret\n")
+    netrc.chmod(0o600)
+    monkeypatch.setenv("NETRC", str(netrc))
+    panel = trusting_panel()
+    panel.reply(json=[])
+    panel.client(base_url="http://127.0.0.1:8080/v1").list_servers()
+    assert panel.sent[0].headers["Authorization"] == "Bearer " + TOKEN
