@@ -4,7 +4,8 @@
 """gamepanel.panel.server_control: in the controller's worker process when the task runs on the controller.
 
 Documentation, options and return values: the module of the same name.  See
-plugins/plugin_utils/action_in_process.py for when the module is executed instead.
+plugins/plugin_utils/action_in_process.py for when the module is executed instead, and
+plugins/plugin_utils/job_hosts.py for the ``hosts`` form, which runs here only.
 """
 
 from __future__ import annotations
@@ -18,11 +19,17 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.entry.ledger_fact 
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_control
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.action_in_process import InProcessAction
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_hosts import run_hosts_task
 
 
 class ActionModule(InProcessAction):
 
     TASK_SPEC = SERVER_CONTROL
+
+    def run(self, tmp=None, task_vars=None):
+        if (self._task.args or {}).get("hosts") is None:
+            return super(ActionModule, self).run(tmp, task_vars)
+        return run_hosts_task(self, super(InProcessAction, self).run(tmp, task_vars), task_vars or {})
 
     def perform(self, params, check_mode, diff, task_vars):
         # The host's ledger fact, as an earlier job left it (AWX fact storage, a fact cache):

@@ -57,13 +57,13 @@ options:
   id:
     description:
       - Id of the server to control.
-      - Exactly one of O(id), O(name) and O(ids) is required.
+      - Exactly one of O(id), O(name), O(ids) and O(hosts) is required.
     type: str
   name:
     description:
       - Exact display name of the server to control (not a pattern).
       - A name that matches no server, or several, fails and lists the candidates as C(name (id)).
-      - Exactly one of O(id), O(name) and O(ids) is required.
+      - Exactly one of O(id), O(name), O(ids) and O(hosts) is required.
     type: str
   ids:
     description:
@@ -73,7 +73,24 @@ options:
         forks). An id listed twice is controlled once; an id the panel does not list fails that server.
       - The task fails when any server failed, naming them; RV(servers) has every server's outcome.
       - Not with O(confirm_only) (the task confirms what it sends, with O(wait=true)).
-      - Exactly one of O(id), O(name) and O(ids) is required.
+      - Exactly one of O(id), O(name), O(ids) and O(hosts) is required.
+    type: list
+    elements: str
+    version_added: 1.0.0
+  hosts:
+    description:
+      - Inventory host names of the C(gamepanel.panel.servers) inventory (usually C(ansible_play_batch)), each standing
+        for its own server (C(gamepanel_id)) on its own account, for a fleet job's batch in one task.
+      - Each host's connection, account and token are its own variables (C(gamepanel_connection), C(gamepanel_account),
+        C(gamepanel_api_token), and the token its inventory source read with); the task's own connection options
+        come first, as for one server. The hosts are grouped by connection and token, and the groups run at once,
+        each at its own token's rate, with the options of O(ids) (O(canary) counts for the whole task: the first
+        servers to act on, in the order of O(hosts), are sent alone and confirmed before anything is sent to any
+        account).
+      - A host without C(gamepanel_id), two hosts for one server, or a token that is not the one a host's source read
+        its panel with fails the task before anything is sent.
+      - Runs on the controller only (the action plugin reads the inventory's variables); RV(servers) carries each
+        line's C(host) and C(account).
     type: list
     elements: str
     version_added: 1.0.0
@@ -441,13 +458,21 @@ servers:
   description:
     - With O(ids), one line per server (each id once, in the order given). The other return values that describe
       one server (RV(before), RV(server), RV(action), RV(converged), RV(pending), RV(unconfirmed)) are then absent.
-  returned: with O(ids)
+  returned: with O(ids) or O(hosts)
   type: list
   elements: dict
   contains:
     id:
       description: The server's id.
       type: str
+    host:
+      description: With O(hosts), the inventory host the line is for.
+      type: str
+      returned: with O(hosts)
+    account:
+      description: With O(hosts), the host's account (C(gamepanel_account), else its panel's address).
+      type: str
+      returned: with O(hosts)
       sample: mc-01
     name:
       description: Its display name, as last read (null when it could not be read).
@@ -490,7 +515,7 @@ servers:
       type: dict
 summary:
   description: With O(ids), how many servers ended each way.
-  returned: with O(ids)
+  returned: with O(ids) or O(hosts)
   type: dict
   contains:
     total:
@@ -517,7 +542,7 @@ summary:
   sample: {total: 60, changed: 58, unchanged: 1, skipped: 1, failed: 0, converged: 58, pending: 0}
 canary:
   description: With O(ids) and O(canary) above 0, the canary the task sent, or null without O(canary).
-  returned: with O(ids)
+  returned: with O(ids) or O(hosts)
   type: dict
   contains:
     ids:
@@ -535,9 +560,9 @@ canary:
       sample: The canary (srv-00002) came back before anything else was sent.
 ledger:
   description:
-    - With O(ids), each server's ledger entries by id, for the fleet roles to keep in each host's C(gamepanel_ledger)
-      fact (one host's facts never hold a whole fleet's).
-  returned: with O(ids)
+    - With O(ids), each server's ledger entries by id (with O(hosts): by host), for the fleet roles to keep in each
+      host's C(gamepanel_ledger) fact (one host's facts never hold a whole fleet's).
+  returned: with O(ids) or O(hosts)
   type: dict
 pace:
   description:

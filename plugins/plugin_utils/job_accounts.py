@@ -42,18 +42,18 @@ def batch_accounts(hosts, hostvars):
     found = {}
     for host in hosts:
         variables = hostvars[host]
-        key = _account_key(variables)
+        key = account_key(variables)
         if key not in found:
             found[key] = {
                 "host": host,
                 "hosts": [],
-                "account": _label(variables.get(ACCOUNT_VARIABLE), variables.get(CONNECTION_VARIABLE)),
+                "account": account_label(variables.get(ACCOUNT_VARIABLE), variables.get(CONNECTION_VARIABLE)),
             }
         found[key]["hosts"].append(host)
     return [found[key] for key in sorted(found)]
 
 
-def _account_key(variables):
+def account_key(variables):
     """What sets a host's panel and token apart: its account, its connection, a digest of its own token variable."""
     token = variables.get(TOKEN_VARIABLE)
     return (
@@ -94,7 +94,7 @@ def merged_reads(reads, hostvars, hosts_only=False):
     return merged
 
 
-def _label(account, connection):
+def account_label(account, connection):
     if account:
         return str(account)
     if isinstance(connection, dict) and connection.get("base_url"):

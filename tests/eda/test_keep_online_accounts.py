@@ -3,7 +3,7 @@
 """keep_online over two accounts: one activation per account, each started with its account's inventory file.
 
 Two panels list the same servers; each activation's file names its account, a host name prefix,
-its panel and the variable holding its token (docs/accounts.md). GAMEPANEL_API_TOKEN is a
+its panel and where its token is: the variable holding it, or its token file (docs/accounts.md). GAMEPANEL_API_TOKEN is a
 revoked token of both panels: a request that took it instead of the account's own would show in
 the counters (keyed by token name) and be refused. A different server goes down on each panel:
 each is started exactly once, through its own panel, and nothing else is.
@@ -12,6 +12,8 @@ each is started exactly once, through its own panel, and nothing else is.
 from __future__ import annotations
 
 import time
+
+import pytest
 
 from conftest import Rulebook
 
@@ -22,14 +24,19 @@ ACCOUNTS = {
 VARIABLES = {"keep_online_interval": 1, "keep_online_budget_share": 1, "keep_online_start_found_stopped": False}
 
 
-def inventory(account, panel):
-    variable = ACCOUNTS[account][0]
-    return "plugin: gamepanel.panel.servers\naccount: %s\nhostname_prefix: %s_\nbase_url: %s\napi_token_env: %s\n" % (
+def inventory(account, panel, token_place):
+    return "plugin: gamepanel.panel.servers\naccount: %s\nhostname_prefix: %s_\nbase_url: %s\n%s\n" % (
         account,
         account,
         panel.live_url,
-        variable,
+        token_place,
     )
+
+
+def token_file(path, token):
+    path.write_text(token + "\n")
+    path.chmod(0o600)
+    return path
 
 
 def wait_until(predicate, timeout, what):
@@ -40,9 +47,11 @@ def wait_until(predicate, timeout, what):
         time.sleep(0.2)
 
 
+@pytest.mark.parametrize("token_place", ["api_token_env", "api_token_file"])
 def test_one_activation_per_account_starts_each_accounts_server_through_its_own_panel(
-    tmp_path, emulator, second_emulator
+    tmp_path, emulator, second_emulator, token_place
 ):
+    """With api_token_file, GAMEPANEL_API_TOKEN_FILE names a revoked token's file: the runs must not take it."""
     panels = {"eu": emulator, "us": second_emulator}
     watchers = {}
     try:
@@ -50,13 +59,19 @@ def test_one_activation_per_account_starts_each_accounts_server_through_its_own_
             workdir = tmp_path / account
             workdir.mkdir()
             variable, token, _label, _down = ACCOUNTS[account]
+            if token_place == "api_token_env":
+                env, place = {variable: token}, "api_token_env: %s" % variable
+            else:
+                revoked = token_file(workdir / "revoked-token", "gp-test-revoked")
+                env = {"GAMEPANEL_API_TOKEN_FILE": str(revoked)}
+                place = "api_token_file: %s" % token_file(workdir / "token", token)
             watchers[account] = Rulebook(
                 workdir,
                 None,
                 VARIABLES,
-                env={variable: token},
+                env=env,
                 token="gp-test-revoked",
-                inventory=inventory(account, panel),
+                inventory=inventory(account, panel, place),
             ).start()
         for watcher in watchers.values():
             watcher.wait_for(r"baseline read \(6 servers\)", timeout=90)

@@ -36,11 +36,11 @@ class Canary(object):
     before it sends to a server whose players left.
     """
 
-    def __init__(self, run, count, send, follow_up):
+    def __init__(self, run, send, follow_up, count=None):
         self.run = run
         self.send = send
         self.follow_up = follow_up
-        self.count = count or 0
+        self.count = (run.request.canary if count is None else count) or 0
         self.held = []  # servers whose action waits for the canary, as decided
         self.sent = []  # the canary servers, as sent
         self.came_back = None  # None: no canary sent (yet)
@@ -57,6 +57,11 @@ class Canary(object):
         """Send the canary alone and confirm it; then send the servers held back, or none when it did not come back."""
         if self.released:
             return
+        self.send_canary()
+        self.send_rest()
+
+    def send_canary(self):
+        """The canary step: the first servers to send, sent alone and followed until their outcome shows."""
         for server in self.waiting():
             if len(self.sent) >= self.count:
                 break
@@ -70,10 +75,16 @@ class Canary(object):
         self.released = True
         if self.sent:
             self.came_back = all(server.converged for server in self.sent)
+
+    def send_rest(self):
+        """After the canary step: the servers held back are sent when it came back, left alone when it did not."""
         if self.came_back:
             self.send(self.waiting())
         elif self.sent:
             self.leave(self.waiting() + self.run.still((DRAINING,)))
+
+    def withdraw(self):
+        """The task ends without its canary step (its sending stopped); a task of one account has nobody to tell."""
 
     def waiting(self):
         """The servers held back and still to be sent, in the order of ``ids``."""

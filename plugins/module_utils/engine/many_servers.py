@@ -40,8 +40,12 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server impo
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError, PanelNotFoundError
 
 
-def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=False):
-    """Bring each server of ``ids`` to ``request.state``; return the result dict or raise ControlFailed."""
+def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=False, canary=Canary):
+    """Bring each server of ``ids`` to ``request.state``; return the result dict or raise ControlFailed.
+
+    ``canary``: what makes the task's canary step from ``(run, send, follow_up)``: a Canary, or one
+    account's part of a canary shared with other accounts (engine/job_canary.py).
+    """
     run = ControlRun(client, request, ledger=ledger, check_mode=check_mode, diff=diff)
     problems = run.problems()
     if problems:
@@ -49,9 +53,8 @@ def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=F
     run.add(ids)
     run.hand_back = True
     pages = PageReads(client)
-    canary = Canary(
+    canary = canary(
         run,
-        request.canary,
         send=lambda servers: send_until_taken(run, pages, servers),
         follow_up=lambda servers, over: PagePasses(pages, run, servers, over).follow_up(),
     )
@@ -75,6 +78,8 @@ def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=F
         run.stop(stop.error)
     except PanelError as error:
         run.stop(error)
+    finally:
+        canary.withdraw()  # a canary step not reached: the other accounts of the task are not kept waiting
     follow_up(run, pages)  # 2. drains and confirmations
     run.settle_last_reads()
     lines = [server.as_line(request, diff) for server in run.servers.values()]  # 3.

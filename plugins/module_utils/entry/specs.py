@@ -42,6 +42,7 @@ def _server_control_spec():
         id=dict(type="str"),
         name=dict(type="str"),
         ids=dict(type="list", elements="str"),
+        hosts=dict(type="list", elements="str"),
         state=dict(type="str", required=True, choices=["started", "stopped", "restarted"]),
         wait=dict(type="bool", default=CONTROL_DEFAULTS["wait"]),
         wait_timeout=dict(type="int", default=CONTROL_DEFAULTS["wait_timeout"]),
@@ -57,7 +58,9 @@ def _server_control_spec():
         max_read_age=dict(type="float", default=CONTROL_DEFAULTS["max_read_age"]),
         canary=dict(type="int", default=CONTROL_DEFAULTS["canary"]),
     )
-    return TaskSpec(spec, mutually_exclusive=[("id", "name", "ids")], required_one_of=[("id", "name", "ids")])
+    return TaskSpec(
+        spec, mutually_exclusive=[("id", "name", "ids", "hosts")], required_one_of=[("id", "name", "ids", "hosts")]
+    )
 
 
 def _server_info_spec():

@@ -21,6 +21,7 @@ neither ever holds the token.
 from __future__ import annotations
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.many_accounts import Account, run_many_accounts
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.many_servers import run_many_servers
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import DEFAULTS as CONTROL_DEFAULTS
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
@@ -33,7 +34,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import select_servers
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import client_from_params
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import failure_from_error
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed, failure_from_error
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.ledger_fact import fact_after_task
 
 
@@ -63,6 +64,11 @@ def server_control(params, check_mode=False, diff=False, fact_entries=(), batch_
     ``batch_hosts``: how many hosts of the play's batch run this task (0: unknown), so that the
     first forks of a batch share their reads (SharedStatusReads).
     """
+    if params.get("hosts") is not None:
+        raise TaskFailed(
+            "hosts needs the inventory's variables, which only the controller has: run the task on the controller "
+            "(not delegated to another host, no become, no async)."
+        )
     client = client_from_params(params)
     request = ControlRequest.from_params(params)
     ledger = Ledger.for_client(client)
@@ -103,6 +109,54 @@ def _many_servers(client, request, ledger, check_mode, diff):
         ) from None
     result["ledger"] = ledger.entries_of(request.ids)
     return _finished(client, result, ledger)
+
+
+def server_control_hosts(groups, check_mode=False, diff=False, fact_entries=()):
+    """server_control with ``hosts``: ``groups`` is ``[(account, params, {server id: host})]``, one per connection and token.
+
+    Every group's client is made before anything is sent (a bad setting of one fails the task whole);
+    then the groups run at once (engine/many_accounts.py) with the task's one canary. The result's
+    ``ledger`` holds each host's entries, by host, for the hosts' facts.
+    """
+    accounts = []
+    for label, params, hosts in groups:
+        client = client_from_params(params)
+        ledger = Ledger.for_client(client)
+        if fact_entries:
+            ledger.merge(list(fact_entries))
+        request = ControlRequest.from_params(dict(params, ids=list(hosts)))
+        accounts.append(Account(label, client, request, ledger, hosts))
+    canary = groups[0][1].get("canary") if groups else 0
+    try:
+        result = run_many_accounts(accounts, canary, check_mode=check_mode, diff=diff)
+    except ControlFailed as failure:
+        failure.result["ledger"] = _host_ledgers(accounts)
+        raise failure_from_error(failure.error, msg=failure.message, **_accounts_finished(accounts, failure.result))
+    result["ledger"] = _host_ledgers(accounts)
+    return _accounts_finished(accounts, result)
+
+
+def _host_ledgers(accounts):
+    found = {}
+    for account in accounts:
+        entries = account.ledger.entries_of(list(account.hosts))
+        for server_id, host in account.hosts.items():
+            found[host] = entries.get(server_id) or []
+    return found
+
+
+def _accounts_finished(accounts, result):
+    """_finished for a task over several accounts: each panel, the warnings of every client and ledger."""
+    result["panel"] = [account.client.panel for account in accounts]
+    result["pace"] = [account.client.pace for account in accounts]
+    warnings = []
+    for account in accounts:
+        for warning in list(account.client.warnings) + account.ledger.warnings():
+            if warning not in warnings:
+                warnings.append(warning)
+    if warnings:
+        result["warnings"] = warnings
+    return result
 
 
 def server_info(params, check_mode=False, diff=False):

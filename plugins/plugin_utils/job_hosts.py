@@ -1,0 +1,130 @@
+# Copyright (c) 2026 gamepanel.panel contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""PRIVATE: server_control with ``hosts``: a fleet job's batch in one task, each host through its own account.
+
+Each host of ``hosts`` stands for its server (``gamepanel_id``) on its own account: its connection,
+account and token are its own variables (job_connection.py), read here from ``hostvars``. The hosts
+are grouped by them (job_accounts.account_key: account, connection, token variable), each group's
+arguments completed and checked as a task of its own would be (the same argument spec, the same
+token rules, its token's ``no_log``), and the groups run at once in one engine
+(module_utils/engine/many_accounts.py). Anything wrong with a host or a group (no server id, a token
+that is not its source's, a bad setting) fails the task before anything is sent.
+
+It needs the inventory's variables, so it runs in the controller's worker only: the module, executed
+elsewhere, refuses ``hosts``.
+"""
+
+from __future__ import annotations
+
+from ansible.module_utils.basic import remove_values
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.ledger_fact import LEDGER_FACT
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_control_hosts
+from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.action_in_process import (
+    _environment_overlay,
+    no_log_values_of,
+)
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import ACCOUNT_VARIABLE
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_accounts import account_key, account_label
+
+SERVER_VARIABLE = "gamepanel_id"
+_HOST_VARIABLES = (job_connection.CONNECTION_VARIABLE, job_connection.TOKEN_VARIABLE, ACCOUNT_VARIABLE)
+
+
+class HostsRefused(ValueError):
+    """The task's hosts cannot be run as given; the message says which and why. Nothing was sent."""
+
+
+def run_hosts_task(action, result, task_vars):
+    """The ``hosts`` form of server_control, for the action plugin ``action``; returns the task's result."""
+    args = dict(action._task.args)
+    hosts = args.pop("hosts")
+    environment = {}
+    action._compute_environment_string(environment)
+    try:
+        with _environment_overlay(environment):
+            groups, no_log_values = _checked_groups(action, args, hosts, task_vars)
+    except HostsRefused as refused:
+        result.update(failed=True, msg=str(refused))
+        return result
+    except job_connection.ConnectionVariableError as error:
+        result.update(failed=True, msg=str(error), token_mismatch=isinstance(error, job_connection.TokenMismatch))
+        return result
+    try:
+        result.update(
+            server_control_hosts(
+                groups,
+                check_mode=bool(action._task.check_mode),
+                diff=bool(action._task.diff),
+                fact_entries=_carried(task_vars, hosts),
+            )
+        )
+    except TaskFailed as failure:
+        result.update(failure.result)
+        result.update(failed=True, msg=failure.msg)
+    result["invocation"] = {"module_args": dict(args, hosts=list(hosts))}
+    return remove_values(result, no_log_values)
+
+
+def _checked_groups(action, args, hosts, task_vars):
+    """``([(account, params, {server id: host})], no_log values)``; HostsRefused or ConnectionVariableError."""
+    if not isinstance(hosts, list) or not all(isinstance(host, str) for host in hosts):
+        raise HostsRefused("hosts must be a list of inventory host names, such as ansible_play_batch.")
+    hostvars = task_vars.get("hostvars") or {}
+    found, missing = {}, []
+    for host in hosts:
+        if host not in hostvars:
+            raise HostsRefused("hosts: %s is no host of the inventory." % host)
+        variables = hostvars[host]
+        server_id = variables.get(SERVER_VARIABLE)
+        if server_id is None or not str(server_id).strip():
+            missing.append(host)
+            continue
+        key = account_key(variables)
+        if key not in found:
+            found[key] = (dict((name, variables[name]) for name in _HOST_VARIABLES if name in variables), {})
+        servers = found[key][1]
+        if str(server_id) in servers and servers[str(server_id)] != host:
+            raise HostsRefused(
+                "hosts: %s and %s stand for the same server (%s) of one account: give each server one host."
+                % (servers[str(server_id)], host, server_id)
+            )
+        servers[str(server_id)] = host
+    if missing:
+        raise HostsRefused(
+            "hosts: %s carr%s no %s: no server of the gamepanel inventory. Nothing was sent."
+            % (", ".join(missing), "ies" if len(missing) == 1 else "y", SERVER_VARIABLE)
+        )
+    groups, no_log_values = [], set()
+    for variables, servers in found.values():
+        completed = job_connection.task_arguments(args, variables, inventory_token=action._inventory_token)
+        validation = ArgumentSpecValidator(
+            SERVER_CONTROL.argument_spec,
+            mutually_exclusive=SERVER_CONTROL.mutually_exclusive,
+            required_one_of=SERVER_CONTROL.required_one_of,
+        ).validate(dict(completed, ids=list(servers)))
+        found_no_log = no_log_values_of(validation)
+        if found_no_log is None:
+            raise HostsRefused("hosts needs an ansible-core whose argument check names its no_log values (2.19+).")
+        no_log_values.update(found_no_log)
+        if validation.error_messages:
+            raise HostsRefused(remove_values(validation.errors.msg, found_no_log))
+        label = account_label(variables.get(ACCOUNT_VARIABLE), variables.get(job_connection.CONNECTION_VARIABLE))
+        groups.append((label, validation.validated_parameters, servers))
+    return groups, no_log_values
+
+
+def _carried(task_vars, hosts):
+    """The ledger facts of ``hosts``, as one list (their raw values: nothing templated)."""
+    hostvars = task_vars.get("hostvars")
+    carried = []
+    for host in hosts:
+        entries = (hostvars.raw_get(host).get("ansible_facts") or {}).get(LEDGER_FACT) if hostvars else None
+        if isinstance(entries, list):
+            carried.extend(entries)
+    return carried
