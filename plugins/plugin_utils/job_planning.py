@@ -280,18 +280,17 @@ def plans(fleet, job_name, settings, hostvars, hosts, window=None, read_failure=
     return decided
 
 
-def groups(decided, first=False, after=None, rest=False):
-    """The acting hosts of a batch as server_control tasks: ``[{control, ids, label}]``, one per distinct control.
+def groups(decided, first=False, after=None):
+    """The acting hosts of a batch as server_control tasks: ``[{control, hosts, label}]``, one per distinct control.
 
-    A job acts on a batch with one server_control task per group (``ids``): rolling_restart and
-    ensure_online make one group per account, maintenance at most two (its restarts and its starts).
+    A job acts on a batch with one server_control task (``hosts``) per kind of action, every account in
+    it at once: rolling_restart and ensure_online make one group, maintenance at most two (its restarts,
+    then its starts). Hosts are in their sorted order, which the task's canary follows.
 
-    The canary is the job's, not a group's, and nothing is sent after it unless it came back: ``first``
-    gives only the first group, whose task sends it. ``after`` (the registered result of the tasks that ran
-    so far, one or a list) gives the groups they did not run: none when a canary did not come back, every
-    one without a canary of its own when one came back, and while no task sent one yet (none of its
-    servers could take it at the engine's read), only the next group, which carries it. ``rest`` gives,
-    in that last case, every group left, each with its own canary: the job's last control task.
+    The canary is the job's, and nothing is sent after it unless it came back: ``first`` gives only the
+    first group, whose task sends it. ``after`` (the registered result of that task) gives the groups it
+    did not run: none when its canary did not come back; without a canary of their own when it came back;
+    and, when it sent none (none of its servers could take it at the engine's read), with the canary.
     """
     if not isinstance(decided, dict):
         raise AnsibleFilterError("fleet_groups expects the plans fleet_plans returned, not %r." % (decided,))
@@ -301,13 +300,9 @@ def groups(decided, first=False, after=None, rest=False):
         if not decided_for_host.get("act"):
             continue
         control = decided_for_host["control"]
-        # one task per account too (job_accounts.py): it goes through one of the account's hosts (via)
-        account = decided_for_host.get("account")
-        key = (str(account or ""),) + tuple(sorted((name, repr(value)) for name, value in control.items()))
-        group = {"control": control, "ids": [], "account": account, "via": decided_for_host.get("via")}
-        found.setdefault(key, group)["ids"].append(decided_for_host["server_id"])
-    several = len(set(str(plan.get("account") or "") for plan in decided.values())) > 1
-    ordered = [dict(found[key], label=_group_label(found[key], several)) for key in sorted(found)]
+        key = tuple(sorted((name, repr(value)) for name, value in control.items()))
+        found.setdefault(key, {"control": control, "hosts": []})["hosts"].append(host)
+    ordered = [dict(found[key], label=_group_label(found[key])) for key in sorted(found, key=_kind_order)]
     if first:
         return ordered[:1]
     if after is None:
@@ -317,7 +312,13 @@ def groups(decided, first=False, after=None, rest=False):
     left = ordered[_groups_run(after) :]
     if _sent_canaries(after):
         return [dict(group, control=dict(group["control"], canary=0)) for group in left]
-    return left if rest else left[:1]
+    return left
+
+
+def _kind_order(key):
+    """Restarts before starts (maintenance): the canary is the job's first restart when it has one."""
+    state = dict(key).get("state", "")
+    return (state != repr("restarted"), key)
 
 
 def _loops(control):
@@ -330,10 +331,9 @@ def _groups_run(control):
     return sum(len((loop or {}).get("results") or ()) for loop in _loops(control))
 
 
-def _group_label(group, several_accounts):
-    """What the task's loop shows of a group: its account (when the batch has several), action and size."""
-    account = "%s " % group["account"] if several_accounts else ""
-    return "%s%s: %d server(s)" % (account, group["control"].get("state"), len(group["ids"]))
+def _group_label(group):
+    """What the task's loop shows of a group: its action and size."""
+    return "%s: %d server(s)" % (group["control"].get("state"), len(group["hosts"]))
 
 
 def _task_results(control):
@@ -390,27 +390,25 @@ def outcomes(decided, control=None, check_mode=False, failure=None):
             (host, {"outcome": outcome(plan_of_host, failure, check_mode, failed=True), "ledger": None})
             for host, plan_of_host in decided.items()
         )
-    # a server is its account and its id: ids repeat across accounts (job_accounts.py)
+    # each line, ledger and canary names its host (server_control hosts): ids repeat across accounts
     lines, whole_failures, ledgers, canaries, paces = {}, {}, {}, {}, {}
     for task_result in _task_results(control):
         group = task_result.get("item") or {}
-        account = group.get("account")
         if isinstance(task_result.get("servers"), list):
             for line in task_result["servers"]:
-                lines[(account, line.get("id"))] = _line_result(line, task_result)
-                paces[(account, line.get("id"))] = task_result.get("pace")
+                lines[line.get("host")] = _line_result(line, task_result)
+                paces[line.get("host")] = task_result.get("pace")
         else:
-            for server_id in group.get("ids") or ():
-                whole_failures[(account, server_id)] = task_result
-        for server_id, entries in (task_result.get("ledger") or {}).items():
-            ledgers[(account, server_id)] = entries
+            for host in group.get("hosts") or ():
+                whole_failures[host] = task_result
+        ledgers.update(task_result.get("ledger") or {})
         canary = task_result.get("canary") or {}
-        canaries.update(((account, server_id), canary.get("msg")) for server_id in canary.get("ids") or ())
+        canaries.update((host, canary.get("msg")) for host in canary.get("hosts") or ())
     # a canary that did not come back: the other groups' tasks did not run (groups, after=)
     lost_canary = _lost_canary(control)
     found = {}
     for host, decided_for_host in decided.items():
-        server = (decided_for_host.get("account"), decided_for_host.get("server_id"))
+        server = host
         if server in whole_failures:
             result = dict(whole_failures[server], failed=True)
             found_outcome = outcome(decided_for_host, result, check_mode, failed=True)

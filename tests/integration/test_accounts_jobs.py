@@ -72,17 +72,19 @@ def test_one_canary_for_the_job_whose_loss_keeps_the_other_account_untouched(ans
     lines = summary(run, "Summary of the rolling restart")
     assert lines[1] == "The canary (ark-01) did not come back: nothing else was sent."
     not_sent = "  us_ARK_Island: Not sent: the canary (ark-01) did not come back, so nothing else was sent."
-    assert not_sent in lines, lines
+    assert any(line.startswith(not_sent) for line in lines), "\n".join(lines)
 
 
-def test_a_first_group_that_sends_no_canary_passes_it_to_the_next_and_nothing_goes_after_a_lost_one(ansible, panels):
-    """Four groups: eu's restarts, eu's starts, us's restarts, us's starts.
+def test_restarts_that_send_no_canary_pass_it_to_the_starts_and_nothing_goes_after_a_lost_one(ansible, panels):
+    """Maintenance's two tasks: the restarts (both accounts), then the starts (both accounts).
 
-    eu's restarts are all busy through their drain, so their task sends no canary; eu's starts carry
-    it (mc-03 first), and its agent is gone: neither of us's groups may be sent.
+    Every restart of both accounts is busy through its drain, so the restarts' task sends no canary; the
+    starts' task carries it (eu's mc-03 first, in the hosts' order), and its agent is gone: neither the other
+    eu start nor any of us's may be sent.
     """
-    for server_id in ("mc-02", "ark-01"):
-        panels["eu"].control.set_server(server_id, players={"current": 3, "max": 20})
+    for panel in panels.values():
+        for server_id in ("mc-02", "ark-01"):
+            panel.control.set_server(server_id, players={"current": 3, "max": 20})
     panels["eu"].control.disconnect("mc-03")
     settings = {
         "maintenance_restart_after": 3000,
@@ -98,7 +100,7 @@ def test_a_first_group_that_sends_no_canary_passes_it_to_the_next_and_nothing_go
     lines = summary(run, "Summary of the maintenance")
     assert "The canary (mc-03) did not come back: nothing else was sent." in lines, lines
     not_sent = "Not sent: the canary (mc-03) did not come back, so nothing else was sent."
-    for host in ("eu_Rust_Test", "us_Modded", "us_ARK_Island"):
+    for host in ("eu_Rust_Test", "us_Modded", "us_Rust_Test"):
         assert any(line.startswith("  %s: %s" % (host, not_sent)) for line in lines), "\n".join(lines)
 
 

@@ -632,3 +632,17 @@ def test_a_host_that_is_no_server_of_the_fleet_fails_and_the_others_go_on(ansibl
     )
     assert found["Survival"]["result"] == "restarted"
     assert emulator.control.counters()["posts"] == {"mc-01": 1}
+
+
+def test_a_batch_that_can_take_no_canary_passes_it_on_and_a_lost_one_stops_the_rollout(ansible, fleet):
+    """batch=5: the first batch's servers are all busy, so the second batch's first restart is the job's canary;
+    its agent is gone: nothing else is sent, in any batch (1 POST in all)."""
+    control = fleet.control
+    for number in range(1, 6):
+        control.set_server("srv-%05d" % number, players=5)
+    control.disconnect("srv-00006")
+    run = fleet_run(ansible, fleet, "restart_fleet", batch=5, rolling_restart_wait_timeout=3)
+    assert run.rc == 2, run.describe()
+    assert posts(control.counters()) == {"srv-00006": 1}
+    lines = summary(run, "Summary of the rolling restart")
+    assert "The canary (srv-00006) did not come back: nothing else was sent." in lines, "\n".join(lines)

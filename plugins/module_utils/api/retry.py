@@ -286,6 +286,7 @@ class RetryPolicy(object):
             if delay is None:
                 return response
             if hand_back and not is_read:
+                self.stats["retries"] += 1  # the caller sends it again (or gives it up, past retry_timeout)
                 raise self._handed_back(delay, response, failure, what, server_id)
             remaining = limit - self.clock.monotonic()
             if delay > remaining:

@@ -148,7 +148,8 @@ def _host_ledgers(accounts):
 def _accounts_finished(accounts, result):
     """_finished for a task over several accounts: each panel, the warnings of every client and ledger."""
     result["panel"] = [account.client.panel for account in accounts]
-    result["pace"] = [account.client.pace for account in accounts]
+    paces = [(account.label, account.client.pace) for account in accounts]
+    result["pace"] = paces[0][1] if len(paces) == 1 else "; ".join("%s: %s" % pace for pace in paces)
     warnings = []
     for account in accounts:
         for warning in list(account.client.warnings) + account.ledger.warnings():

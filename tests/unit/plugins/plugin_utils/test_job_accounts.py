@@ -105,12 +105,8 @@ def test_each_host_is_decided_on_its_own_accounts_read():
     assert (decided["eu_a"]["act"], decided["eu_b"]["act"], decided["us_a"]["act"]) == (False, True, True)
     assert (decided["us_a"]["account"], decided["us_a"]["via"]) == ("us", "us_a")
     groups = fleet_groups(decided)
-    assert [(group["account"], group["via"], group["ids"]) for group in groups] == [
-        ("eu", "eu_a", ["mc-02"]),
-        ("us", "us_a", ["mc-01"]),
-    ]
-    # the loop's label names the account only when the batch has several
-    assert [group["label"] for group in groups] == ["eu restarted: 1 server(s)", "us restarted: 1 server(s)"]
+    # one task for both accounts: each host through its own connection (server_control hosts)
+    assert [(group["hosts"], group["label"]) for group in groups] == [(["eu_b", "us_a"], "restarted: 2 server(s)")]
 
 
 def test_a_failed_read_fails_its_accounts_hosts_only():
@@ -121,58 +117,40 @@ def test_a_failed_read_fails_its_accounts_hosts_only():
     assert decided["eu_a"]["act"] and decided["eu_b"]["act"]
 
 
-def test_outcomes_follow_the_account_and_the_id():
+def test_outcomes_follow_each_lines_host():
     decided = fleet_plans(
         reads([online("mc-01"), online("mc-02")], [online("mc-01")]), "rolling_restart", SETTINGS, HOSTVARS
     )
-    groups = fleet_groups(decided)
+    group = fleet_groups(decided)[0]
     line = {"id": "mc-01", "changed": True, "converged": True, "failed": False}
     control = {
         "results": [
-            {"item": groups[0], "servers": [line, dict(line, id="mc-02")]},
-            {"item": groups[1], "msg": "us send failed", "failed": True},
+            {
+                "item": group,
+                "servers": [
+                    dict(line, host="eu_a"),
+                    dict(line, id="mc-02", host="eu_b"),
+                    dict(line, host="us_a", changed=False, failed=True, msg="us send failed"),
+                ],
+            }
         ]
     }
     found = fleet_outcomes(decided, control)
     assert found["eu_a"]["outcome"]["result"] == "restarted" and found["eu_b"]["outcome"]["result"] == "restarted"
     assert found["us_a"]["outcome"] == dict(found["us_a"]["outcome"], result="failed", reason="us send failed")
+    # a task that failed as a whole fails every host it was given
+    whole = fleet_outcomes(decided, {"results": [{"item": group, "msg": "token refused", "failed": True}]})
+    assert [whole[host]["outcome"]["result"] for host in ("eu_a", "eu_b", "us_a")] == ["failed"] * 3
 
 
-def canary_task(group, confirmed, sent=("mc-01",)):
+def canary_task(group, confirmed, sent=("mc-01",), hosts=("eu_a",)):
     """The registered loop of the first group's server_control task, its canary as the engine reports it."""
-    line = {"id": sent[0], "changed": True, "converged": confirmed, "failed": not confirmed}
-    canary = {"ids": list(sent), "confirmed": confirmed, "msg": "The canary (%s) ..." % ", ".join(sent)}
+    line = {"id": sent[0], "host": hosts[0], "changed": True, "converged": confirmed, "failed": not confirmed}
+    canary = {"ids": list(sent), "hosts": list(hosts), "confirmed": confirmed, "msg": "The canary (%s) ..." % sent[0]}
     return {"results": [{"item": group, "servers": [line], "canary": canary}]}
 
 
-def test_the_canary_is_the_jobs_not_each_accounts():
-    decided = fleet_plans(
-        reads([online("mc-01"), online("mc-02")], [online("mc-01")]),
-        "rolling_restart",
-        dict(SETTINGS, canary=1),
-        HOSTVARS,
-    )
-    first = fleet_groups(decided, first=True)
-    assert [(group["account"], group["control"]["canary"]) for group in first] == [("eu", 1)]
-    # it came back: the other account is sent, without a canary of its own
-    after = fleet_groups(decided, after=canary_task(first[0], True))
-    assert [(group["account"], group["control"]["canary"]) for group in after] == [("us", 0)]
-    # the first task sent no canary (nothing eligible there): the next group carries it
-    idle = {"results": [{"item": first[0], "servers": [], "canary": {"ids": [], "confirmed": None, "msg": "none"}}]}
-    assert [group["control"]["canary"] for group in fleet_groups(decided, after=idle)] == [1]
-    # it did not come back: nothing else is sent, and the other account's host says why
-    lost = canary_task(first[0], False)
-    assert fleet_groups(decided, after=lost) == []
-    found = fleet_outcomes(decided, [lost, {"results": [], "skipped": True}])
-    assert found["us_a"]["outcome"]["result"] == "skipped"
-    assert found["us_a"]["outcome"]["reason"] == (
-        "Not sent: the canary (mc-01) did not come back, so nothing else was sent."
-    )
-    assert found["eu_a"]["outcome"]["result"] == "failed"
-
-
-def test_when_the_first_group_sends_no_canary_the_next_carries_it_and_nothing_after_it_goes_unless_it_came_back():
-    # maintenance over two accounts: four groups (each account's restarts and starts)
+def test_maintenance_restarts_then_starts_the_canary_passed_on_when_the_restarts_sent_none():
     stopped = dict(online("mc-03"), status="offline", uptime_seconds=0)
     hostvars = dict(
         HOSTVARS,
@@ -184,42 +162,27 @@ def test_when_the_first_group_sends_no_canary_the_next_carries_it_and_nothing_af
     settings = {"restart_after": 3600, "max_players": 0, "start_stopped": True, "canary": 1}
     decided = fleet_plans(read, "maintenance", settings, hostvars)
     every = fleet_groups(decided)
-    assert [(group["account"], group["control"]["state"]) for group in every] == [
-        ("eu", "restarted"),
-        ("eu", "started"),
-        ("us", "restarted"),
-        ("us", "started"),
+    assert [(group["control"]["state"], group["hosts"]) for group in every] == [
+        ("restarted", ["eu_a", "us_a"]),
+        ("started", ["eu_c", "us_c"]),
     ]
     first = fleet_groups(decided, first=True)
+    assert [group["control"]["canary"] for group in first] == [1]
+    # the restarts sent no canary: the starts carry it
     idle = {"results": [{"item": first[0], "servers": [], "canary": {"ids": [], "confirmed": None, "msg": "none"}}]}
-    following = fleet_groups(decided, after=idle)
-    assert [(group["account"], group["control"]["state"], group["control"]["canary"]) for group in following] == [
-        ("eu", "started", 1)
+    assert [(group["control"]["state"], group["control"]["canary"]) for group in fleet_groups(decided, after=idle)] == [
+        ("started", 1)
     ]
-    # its canary did not come back: the groups left are not sent, and their hosts say why
-    lost = canary_task(following[0], False, sent=("mc-03",))
-    assert fleet_groups(decided, after=[idle, lost], rest=True) == []
-    found = fleet_outcomes(decided, [idle, lost, {"results": [], "skipped": True}])
-    assert (
-        found["us_a"]["outcome"]["reason"]
-        == "Not sent: the canary (mc-03) did not come back, so nothing else was sent."
-    )
-    assert found["us_c"]["outcome"]["result"] == "skipped"
-    # it came back: the groups left go, without a canary of their own
-    back = canary_task(following[0], True, sent=("mc-03",))
-    left = fleet_groups(decided, after=[idle, back], rest=True)
-    assert [(group["account"], group["control"]["state"], group["control"]["canary"]) for group in left] == [
-        ("us", "restarted", 0),
-        ("us", "started", 0),
-    ]
-    # the first canary came back: the second task takes every group left, and the third none
-    came_back = canary_task(first[0], True)
-    assert len(fleet_groups(decided, after=came_back)) == 3
-    ran = {"results": [{"item": group, "servers": []} for group in fleet_groups(decided, after=came_back)]}
-    assert fleet_groups(decided, after=[came_back, ran], rest=True) == []
-    # no task sent a canary yet at the last one: every group left, each with its own
-    idle_next = {"results": [{"item": following[0], "servers": [], "canary": {"ids": [], "confirmed": None}}]}
-    assert [group["control"]["canary"] for group in fleet_groups(decided, after=[idle, idle_next], rest=True)] == [1, 1]
+    # it came back: the starts go without one
+    back = canary_task(first[0], True)
+    assert [group["control"]["canary"] for group in fleet_groups(decided, after=back)] == [0]
+    # it did not come back: the starts are not sent, and their hosts say why
+    lost = canary_task(first[0], False)
+    assert fleet_groups(decided, after=lost) == []
+    found = fleet_outcomes(decided, [lost, {"results": [], "skipped": True}])
+    not_sent = "Not sent: the canary (mc-01) did not come back, so nothing else was sent."
+    assert (found["us_c"]["outcome"]["result"], found["us_c"]["outcome"]["reason"]) == ("skipped", not_sent)
+    assert found["eu_a"]["outcome"]["result"] == "failed"
 
 
 def test_plans_from_anything_but_a_read_or_a_loop_of_reads_is_a_clear_error():

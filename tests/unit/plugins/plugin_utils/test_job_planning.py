@@ -329,7 +329,7 @@ def test_a_failed_fleet_read_fails_every_host_of_the_batch_with_its_message():
     assert fleet_groups(decided) == []  # nothing is sent on a read that failed
 
 
-def test_a_batch_is_grouped_into_one_ids_task_per_kind_of_action():
+def test_a_batch_is_grouped_into_one_hosts_task_per_kind_of_action_restarts_first():
     from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
     from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
 
@@ -343,9 +343,9 @@ def test_a_batch_is_grouped_into_one_ids_task_per_kind_of_action():
     settings = {"restart_after": 3600, "max_players": 5, "start_stopped": True}
     decided = fleet_plans(fleet, "maintenance", settings, hostvars, sorted(hostvars))
     grouped = fleet_groups(decided)
-    assert [(group["control"]["state"], group["ids"]) for group in grouped] == [
-        ("restarted", ["mc-01", "mc-02"]),
-        ("started", ["mc-03"]),
+    assert [(group["control"]["state"], group["hosts"]) for group in grouped] == [
+        ("restarted", ["h1", "h2"]),
+        ("started", ["h3"]),
     ]
     assert [group["label"] for group in grouped] == ["restarted: 2 server(s)", "started: 1 server(s)"]
     with pytest.raises(AnsibleFilterError, match="fleet_groups expects"):
@@ -367,13 +367,20 @@ def test_every_outcome_of_a_batch_comes_from_its_server_line():
     control = {
         "results": [
             {
-                "item": {"ids": ["mc-01", "mc-02"]},
+                "item": {"hosts": ["h1", "h2"]},
                 "elapsed": 9.5,
                 "servers": [
-                    dict(line, id="mc-01", uptime_seconds=3),
-                    dict(line, id="mc-02", failed=True, converged=False, msg="queued, not yet applied: the agent"),
+                    dict(line, id="mc-01", host="h1", uptime_seconds=3),
+                    dict(
+                        line,
+                        id="mc-02",
+                        host="h2",
+                        failed=True,
+                        converged=False,
+                        msg="queued, not yet applied: the agent",
+                    ),
                 ],
-                "ledger": {"mc-01": [{"id": "mc-01", "action": "restart"}], "mc-02": []},
+                "ledger": {"h1": [{"id": "mc-01", "action": "restart"}], "h2": []},
             }
         ]
     }
@@ -383,7 +390,7 @@ def test_every_outcome_of_a_batch_comes_from_its_server_line():
     assert found["h2"]["outcome"]["result"] == "failed" and "not yet applied" in found["h2"]["outcome"]["reason"]
     assert found["h3"]["outcome"]["result"] == "unchanged" and found["h3"]["ledger"] is None
     # a task that failed as a whole (no servers) fails every host of its group with its message
-    whole = fleet_outcomes(decided, {"results": [{"item": {"ids": ["mc-01"]}, "msg": "The panel refused the token."}]})
+    whole = fleet_outcomes(decided, {"results": [{"item": {"hosts": ["h1"]}, "msg": "The panel refused the token."}]})
     assert whole["h1"]["outcome"] == dict(
         whole["h1"]["outcome"], result="failed", reason="The panel refused the token."
     )
@@ -419,20 +426,21 @@ def test_the_canary_setting_reaches_the_task_and_the_outcomes_name_the_canary_an
     control = {
         "results": [
             {
-                "item": {"ids": ["mc-01", "mc-02"]},
+                "item": {"hosts": ["h1", "h2"]},
                 "servers": [
                     dict(
                         line,
                         id="mc-01",
+                        host="h1",
                         changed=True,
                         skipped_reason=None,
                         converged=False,
                         msg="timed out",
                         failed=True,
                     ),
-                    dict(line, id="mc-02", changed=False, skipped_reason=not_sent, msg=None, failed=False),
+                    dict(line, id="mc-02", host="h2", changed=False, skipped_reason=not_sent, msg=None, failed=False),
                 ],
-                "canary": {"ids": ["mc-01"], "confirmed": False, "msg": said},
+                "canary": {"ids": ["mc-01"], "hosts": ["h1"], "confirmed": False, "msg": said},
                 "pace": "paced at 120 requests a minute (rate_limit)",
             }
         ]
