@@ -88,7 +88,7 @@ SETUP_STEPS := venvs collection get-pip-standin
 CHECK_STEPS := format-check docs-check units emulator-tests integration browser-test lint galaxy-importer sanity eda-test
 TEST_STEPS := $(SETUP_STEPS) $(CHECK_STEPS)
 # The steps of `make release-check` (see the release-check target).
-RELEASE_STEPS := release-tests docsite changelog-dry-run demo-each-python
+RELEASE_STEPS := release-tests docsite changelog-dry-run release-metadata demo-each-python
 empty :=
 space := $(empty) $(empty)
 comma := ,
@@ -112,7 +112,7 @@ endef
 
 .PHONY: FORCE help demo demo-python demo-each-python test venvs collection get-pip-standin sanity format-check format units emulator-tests integration \
 	lint galaxy-importer docs-check bench clean distclean interpreters \
-	release-check release-tests docsite changelog-dry-run chromium browser-test java eda-test preflight
+	release-check release-tests docsite changelog-dry-run release-metadata chromium browser-test java eda-test preflight
 
 help:
 	@echo "make demo             run the demo against the bundled panel emulator"
@@ -138,6 +138,7 @@ help:
 	@echo "                      environments (ansible-builder create), emulator wheel and the docs/emulator.md CI example"
 	@echo "make docsite          antsibull-docs lint, then the docsite with Sphinx -W in .tmp/docsite/site/build/html"
 	@echo "make changelog-dry-run  antsibull-changelog release of the next version on a throwaway copy"
+	@echo "make release-metadata  galaxy.yml's addresses: real https ones or none, never a placeholder"
 	@echo "make demo-each-python  make demo with only Python 3.11, then 3.12, then 3.13 (DEMO_PYTHONS), each in its own"
 	@echo "                      venvs and build directory (make demo-python DEMO_PYTHON=... for one)"
 	@echo "make bench            benchmarks (not part of make test)"
@@ -292,11 +293,19 @@ lint: $(COLL_DEP) $(call stamp,lint)
 # galaxy-importer writes importer_result.json into its working directory: run it in .tmp.
 galaxy-importer: $(COLL_DEP) $(call stamp,galaxy-importer)
 	@rm -rf $(TMP)/galaxy-importer && mkdir -p $(TMP)/galaxy-importer
-	@rc=0; cd $(TMP)/galaxy-importer && GALAXY_IMPORTER_CONFIG=$(ROOT)/.ci/galaxy-importer.cfg \
+	@tarball=$(ROOT)/$(TARBALL); \
+	if ! grep -q '^repository:' galaxy.yml; then \
+		tarball=$(TMP)/galaxy-importer/$(notdir $(TARBALL)); \
+		$(VENV)/galaxy-importer/bin/python .ci/check_release_metadata.py --importer-copy $(TARBALL) $$tarball; \
+		echo "NOTE: galaxy.yml names no repository yet, and galaxy-importer requires one: it checks a copy of the"; \
+		echo "tarball whose MANIFEST.json says the repository is not published (.ci/check_release_metadata.py)."; \
+		echo "Galaxy and Automation Hub refuse the tarball itself until galaxy.yml names the repository."; \
+	fi; \
+	rc=0; cd $(TMP)/galaxy-importer && GALAXY_IMPORTER_CONFIG=$(ROOT)/.ci/galaxy-importer.cfg \
 		GALAXY_IMPORTER_ANSIBLE_LOCAL_TMP=$(TMP)/galaxy-importer/ansible-tmp \
 		GALAXY_IMPORTER_TMP_ROOT_DIR=$(TMP)/galaxy-importer \
 		$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/galaxy-importer/bin:$$PATH \
-		$(ROOT)/$(VENV)/galaxy-importer/bin/python -m galaxy_importer.main $(ROOT)/$(TARBALL) \
+		$(ROOT)/$(VENV)/galaxy-importer/bin/python -m galaxy_importer.main $$tarball \
 		> output.txt 2>&1 || rc=$$?; \
 	cat output.txt; \
 	if [ $$rc -ne 0 ]; then echo "FAILED: galaxy-importer exited $$rc"; exit 1; fi; \
@@ -329,6 +338,10 @@ docsite: $(COLL_DEP) $(call stamp,docsite)
 
 changelog-dry-run: $(call stamp,changelog)
 	@ANSIBLE_HOME=$(TMP)/ansible-home $(VENV)/changelog/bin/python .ci/changelog_dry_run.py $(ROOT)
+
+# The addresses galaxy.yml gives Galaxy: real https ones or none, never a placeholder.
+release-metadata: $(call stamp,test-ansible-2.19)
+	@$(T19)/python .ci/check_release_metadata.py $(ROOT)
 
 # The demo as a user whose only Python is DEMO_PYTHON runs it: PYTHON_OLDEST and PYTHON_LATEST are
 # both that one (so a step that needs another Python fails as it would there), with venvs and a build
@@ -414,7 +427,7 @@ test:
 # demo on each supported Python in one lane, the other release steps in the second.
 release-check:
 	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup venvs,collection \
-		--lane docsite,demo-each-python --lane release-tests,changelog-dry-run
+		--lane docsite,demo-each-python --lane release-tests,changelog-dry-run,release-metadata
 
 clean:
 	rm -rf $(BUILD) .tmp tests/output .ansible .pytest_cache
