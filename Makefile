@@ -29,16 +29,20 @@ TARBALL := $(BUILD)/gamepanel-panel-$(VERSION).tar.gz
 TMP := $(ROOT)/.tmp
 
 # ---------------------------------------------------------------------------
-# Interpreters. ansible-core 2.19 (the oldest supported) runs on Python 3.11; the newest
-# ansible-core needs Python 3.12+, we use 3.13. .ci/find_python.sh says how they are found.
+# Interpreters. ansible-core 2.19 (the oldest supported) runs on Python 3.11, 3.12 and 3.13: the
+# oldest of them found is PYTHON_OLDEST, all the demo needs. The newest ansible-core needs Python
+# 3.12+ (we use 3.13): PYTHON_LATEST. .ci/find_python.sh says how they are found.
 # Override with `make PYTHON_OLDEST=... PYTHON_LATEST=...`.
 ifeq ($(origin PYTHON_OLDEST),undefined)
-PYTHON_OLDEST := $(shell .ci/find_python.sh 3.11)
+PYTHON_OLDEST := $(shell .ci/find_python.sh 3.11 3.12 3.13)
 endif
 ifeq ($(origin PYTHON_LATEST),undefined)
 PYTHON_LATEST := $(shell .ci/find_python.sh 3.13 3.12)
 endif
 export PYTHON_OLDEST PYTHON_LATEST
+# "yes" when PYTHON_LATEST is a Python 3.12 or later, which the newest ansible-core and the tools
+# pinned with it need (the venvs of NEEDS_LATEST below).
+LATEST_OK := $(shell "$(PYTHON_LATEST)" -c 'import sys; sys.exit(sys.version_info[:2] < (3, 12))' >/dev/null 2>&1 && echo yes)
 
 # One virtual environment per requirements file, and the interpreter it is built from.
 VENV_NAMES := test-ansible-2.19 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser eda guides
@@ -54,12 +58,22 @@ PY_browser = $(PYTHON_OLDEST)
 PY_eda = $(PYTHON_LATEST)
 PY_guides = $(PYTHON_OLDEST)
 stamp = $(VENV)/$(1)/.installed
-STAMPS := $(foreach name,$(VENV_NAMES),$(call stamp,$(name)))
 
-# The two ansible-core versions tested (oldest supported, newest release).
+# The venvs that pin ansible-core 2.21 or a tool needing Python 3.12+. Without such a Python they
+# cannot be built, and make test runs what it can without them and says what it did not test
+# (.ci/preflight; with CI set that is a failure).
+NEEDS_LATEST := test-ansible-latest lint galaxy-importer runner builder docsite eda
+BUILDABLE_VENVS := $(if $(LATEST_OK),$(VENV_NAMES),$(filter-out $(NEEDS_LATEST),$(VENV_NAMES)))
+STAMPS := $(foreach name,$(BUILDABLE_VENVS),$(call stamp,$(name)))
+
+# The two ansible-core versions tested (oldest supported, newest release), or only the oldest
+# when no Python can run the newest.
 T19 := $(VENV)/test-ansible-2.19/bin
-TLT := $(VENV)/test-ansible-latest/bin
-TEST_VENVS := test-ansible-2.19 test-ansible-latest
+TEST_VENVS := test-ansible-2.19 $(if $(LATEST_OK),test-ansible-latest)
+TEST_STAMPS := $(foreach name,$(TEST_VENVS),$(call stamp,$(name)))
+NOT_TESTED := $(if $(LATEST_OK),,the newest ansible-core (sanity, units, integration and ansible-doc on \
+	ansible-core 2.21), format-check, lint, galaxy-importer and eda-test: no Python 3.12 or later \
+	(PYTHON_LATEST=$(or $(PYTHON_LATEST),none)))
 
 # Environment of every ansible command make runs itself: the installed collection, and no
 # writes to ~/.ansible (ansible-test keeps its own cache in ~/.ansible/test regardless).
@@ -74,7 +88,7 @@ SETUP_STEPS := venvs collection get-pip-standin
 CHECK_STEPS := format-check docs-check units emulator-tests integration browser-test lint galaxy-importer sanity eda-test
 TEST_STEPS := $(SETUP_STEPS) $(CHECK_STEPS)
 # The steps of `make release-check` (see the release-check target).
-RELEASE_STEPS := release-tests docsite changelog-dry-run demo-oldest-python
+RELEASE_STEPS := release-tests docsite changelog-dry-run release-metadata demo-each-python
 empty :=
 space := $(empty) $(empty)
 comma := ,
@@ -96,9 +110,9 @@ define pytest
 	done; exit $$status
 endef
 
-.PHONY: FORCE help demo demo-oldest-python test venvs collection get-pip-standin sanity format-check format units emulator-tests integration \
+.PHONY: FORCE help demo demo-python demo-each-python test venvs collection get-pip-standin sanity format-check format units emulator-tests integration \
 	lint galaxy-importer docs-check bench clean distclean interpreters \
-	release-check release-tests docsite changelog-dry-run chromium browser-test java eda-test preflight
+	release-check release-tests docsite changelog-dry-run release-metadata chromium browser-test java eda-test preflight
 
 help:
 	@echo "make demo             run the demo against the bundled panel emulator"
@@ -124,7 +138,9 @@ help:
 	@echo "                      environments (ansible-builder create), emulator wheel and the docs/emulator.md CI example"
 	@echo "make docsite          antsibull-docs lint, then the docsite with Sphinx -W in .tmp/docsite/site/build/html"
 	@echo "make changelog-dry-run  antsibull-changelog release of the next version on a throwaway copy"
-	@echo "make demo-oldest-python  make demo with only the oldest Python, in its own venvs and build directory"
+	@echo "make release-metadata  galaxy.yml's addresses: real https ones or none, never a placeholder"
+	@echo "make demo-each-python  make demo with only Python 3.11, then 3.12, then 3.13 (DEMO_PYTHONS), each in its own"
+	@echo "                      venvs and build directory (make demo-python DEMO_PYTHON=... for one)"
 	@echo "make bench            benchmarks (not part of make test)"
 	@echo "make clean            remove build output; make distclean also removes .venv"
 
@@ -139,6 +155,8 @@ venvs: $(STAMPS)
 
 $(VENV)/%/.installed: requirements/%.txt
 	@if [ -z "$(PY_$*)" ]; then echo "no Python interpreter found for .venv/$*"; exit 1; fi
+	@if [ -n "$(filter $*,$(NEEDS_LATEST))" ] && [ -z "$(LATEST_OK)" ]; then \
+		echo "FAILED: $(VENV)/$* needs Python 3.12 or later, and PYTHON_LATEST ($(or $(PYTHON_LATEST),none)) is not"; exit 1; fi
 	@echo "--> creating $(VENV)/$* with $(PY_$*) ($$("$(PY_$*)" --version 2>&1)) from $<"
 	@rm -rf $(VENV)/$*
 	@"$(PY_$*)" -m venv $(VENV)/$*
@@ -184,9 +202,10 @@ FORCE:
 ANSIBLE_TEST_HOME ?=
 ANSIBLE_TEST_ENV := $(if $(ANSIBLE_TEST_HOME),HOME=$(abspath $(ANSIBLE_TEST_HOME)) PIP_CACHE_DIR=$(HOME)/.cache/pip)
 
-get-pip-standin: $(call stamp,test-ansible-2.19) $(call stamp,test-ansible-latest)
-	@$(ANSIBLE_TEST_ENV) $(T19)/python .ci/get_pip_standin.py --install-cache
-	@$(ANSIBLE_TEST_ENV) $(TLT)/python .ci/get_pip_standin.py --install-cache
+get-pip-standin: $(TEST_STAMPS)
+	@for venv in $(TEST_VENVS); do \
+		$(ANSIBLE_TEST_ENV) $(VENV)/$$venv/bin/python .ci/get_pip_standin.py --install-cache || exit 1; \
+	done
 
 # ---------------------------------------------------------------------------
 # Checks
@@ -200,13 +219,13 @@ sanity: get-pip-standin $(COLL_DEP)
 			--color $(if $(CI),no,yes)) || status=1; \
 	done; exit $$status
 
-units: $(call stamp,test-ansible-2.19) $(call stamp,test-ansible-latest)
+units: $(TEST_STAMPS)
 	$(call pytest,$(TEST_VENVS),tests/unit)
 
 emulator-tests: $(call stamp,test-ansible-2.19)
 	$(call pytest,test-ansible-2.19,tests/emulator/tests)
 
-integration: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,test-ansible-latest)
+integration: $(COLL_DEP) $(TEST_STAMPS)
 	$(call pytest,$(TEST_VENVS),tests/integration -n $(INTEGRATION_WORKERS),GAMEPANEL_TEST_COLLECTIONS_PATH=$(COLLECTIONS_PATH))
 
 # The fleet report in a real browser: Debian's chromium (installed here when missing; the
@@ -274,11 +293,19 @@ lint: $(COLL_DEP) $(call stamp,lint)
 # galaxy-importer writes importer_result.json into its working directory: run it in .tmp.
 galaxy-importer: $(COLL_DEP) $(call stamp,galaxy-importer)
 	@rm -rf $(TMP)/galaxy-importer && mkdir -p $(TMP)/galaxy-importer
-	@rc=0; cd $(TMP)/galaxy-importer && GALAXY_IMPORTER_CONFIG=$(ROOT)/.ci/galaxy-importer.cfg \
+	@tarball=$(ROOT)/$(TARBALL); \
+	if ! grep -q '^repository:' galaxy.yml; then \
+		tarball=$(TMP)/galaxy-importer/$(notdir $(TARBALL)); \
+		$(VENV)/galaxy-importer/bin/python .ci/check_release_metadata.py --importer-copy $(TARBALL) $$tarball; \
+		echo "NOTE: galaxy.yml names no repository yet, and galaxy-importer requires one: it checks a copy of the"; \
+		echo "tarball whose MANIFEST.json says the repository is not published (.ci/check_release_metadata.py)."; \
+		echo "Galaxy and Automation Hub refuse the tarball itself until galaxy.yml names the repository."; \
+	fi; \
+	rc=0; cd $(TMP)/galaxy-importer && GALAXY_IMPORTER_CONFIG=$(ROOT)/.ci/galaxy-importer.cfg \
 		GALAXY_IMPORTER_ANSIBLE_LOCAL_TMP=$(TMP)/galaxy-importer/ansible-tmp \
 		GALAXY_IMPORTER_TMP_ROOT_DIR=$(TMP)/galaxy-importer \
 		$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/galaxy-importer/bin:$$PATH \
-		$(ROOT)/$(VENV)/galaxy-importer/bin/python -m galaxy_importer.main $(ROOT)/$(TARBALL) \
+		$(ROOT)/$(VENV)/galaxy-importer/bin/python -m galaxy_importer.main $$tarball \
 		> output.txt 2>&1 || rc=$$?; \
 	cat output.txt; \
 	if [ $$rc -ne 0 ]; then echo "FAILED: galaxy-importer exited $$rc"; exit 1; fi; \
@@ -286,7 +313,7 @@ galaxy-importer: $(COLL_DEP) $(call stamp,galaxy-importer)
 		echo "FAILED: galaxy-importer reported the errors or warnings above"; exit 1; fi; \
 	echo "galaxy-importer: the import succeeded (details in .tmp/galaxy-importer/importer_result.json)"
 
-docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,test-ansible-latest) $(call stamp,changelog)
+docs-check: $(COLL_DEP) $(TEST_STAMPS) $(call stamp,changelog)
 	@status=0; for venv in $(TEST_VENVS); do \
 		echo "--> ansible-doc with ansible-core $$($(VENV)/$$venv/bin/python -c 'import ansible; print(ansible.__version__)')"; \
 		$(ANSIBLE_ENV) $(VENV)/$$venv/bin/python .ci/docs_check.py $(ROOT) || status=1; \
@@ -312,19 +339,40 @@ docsite: $(COLL_DEP) $(call stamp,docsite)
 changelog-dry-run: $(call stamp,changelog)
 	@ANSIBLE_HOME=$(TMP)/ansible-home $(VENV)/changelog/bin/python .ci/changelog_dry_run.py $(ROOT)
 
-# The demo as a user with only the oldest Python runs it: every newer Python hidden (PYTHON_LATEST is
-# the oldest one, so a step that needs 3.12+ fails as it would there), its own venvs and build
-# directory (the shared ones stay untouched; the venvs are kept for the next run). Then no venv but
-# the demo's may have been built.
-DEMO_CHECK := .tmp/demo-oldest-python
-demo-oldest-python:
-	@rm -rf $(DEMO_CHECK)/build
-	@$(MAKE) demo VENV=$(DEMO_CHECK)/venv BUILD=$(DEMO_CHECK)/build PYTHON_LATEST=$(PYTHON_OLDEST) COLLECTION_FROZEN=
-	@built=$$(cd $(DEMO_CHECK)/venv && ls -d */ | tr -d / | LC_ALL=C sort | xargs); \
+# The addresses galaxy.yml gives Galaxy: real https ones or none, never a placeholder.
+release-metadata: $(call stamp,test-ansible-2.19)
+	@$(T19)/python .ci/check_release_metadata.py $(ROOT)
+
+# The demo as a user whose only Python is DEMO_PYTHON runs it: PYTHON_OLDEST and PYTHON_LATEST are
+# both that one (so a step that needs another Python fails as it would there), with venvs and a build
+# directory of its own, .tmp/demo-python-3.X (the shared ones stay untouched; the venvs are kept for
+# the next run, the build is made again). Then no venv but the demo's may have been built.
+DEMO_PYTHON ?=
+demo-python:
+	@if [ -z "$(DEMO_PYTHON)" ]; then echo "usage: make demo-python DEMO_PYTHON=/path/to/python3.X"; exit 2; fi
+	@version=$$("$(DEMO_PYTHON)" -c 'import sys; print("%d.%d" % sys.version_info[:2])') || exit 1; \
+	dir=.tmp/demo-python-$$version; rm -rf $$dir/build; \
+	$(MAKE) demo VENV=$$dir/venv BUILD=$$dir/build PYTHON_OLDEST=$(DEMO_PYTHON) PYTHON_LATEST=$(DEMO_PYTHON) \
+		COLLECTION_FROZEN= || { echo "FAILED: make demo with only Python $$version ($(DEMO_PYTHON))"; exit 1; }; \
+	built=$$(cd $$dir/venv && ls -d */ | tr -d / | LC_ALL=C sort | xargs); \
 	wanted=$$(echo $(DEMO_VENVS) | tr ' ' '\n' | LC_ALL=C sort | xargs); \
 	if [ "$$built" != "$$wanted" ]; then \
 		echo "FAILED: make demo built the venvs [$$built], it needs only [$$wanted]"; exit 1; fi; \
-	echo "demo-oldest-python: make demo ran to the end with only $(PYTHON_OLDEST), venvs: $$built"
+	echo "demo-python: make demo ran to the end with only Python $$version ($(DEMO_PYTHON)), venvs: $$built"
+
+# make demo-python for each Python the demo supports (ansible-core 2.19 runs on each). A version
+# missing here fails the step, so that a release is never said to be checked on a Python it was
+# not: name the ones this machine has with DEMO_PYTHONS="3.11 3.13".
+DEMO_PYTHONS ?= 3.11 3.12 3.13
+demo-each-python:
+	@status=0; for version in $(DEMO_PYTHONS); do \
+		py=$$(.ci/find_python.sh $$version); \
+		if [ -z "$$py" ] || [ "$$("$$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')" != $$version ]; then \
+			echo "FAILED: no Python $$version found for its demo (make interpreters; DEMO_PYTHONS=... names fewer)"; \
+			status=1; continue; fi; \
+		echo "--> make demo with only Python $$version ($$py)"; \
+		$(MAKE) demo-python DEMO_PYTHON=$$py || status=1; \
+	done; exit $$status
 
 # Benchmarks: every tests/bench/*.py (or BENCH=tests/bench/x.py), with BENCH_ARGS passed on.
 BENCH ?= $(wildcard tests/bench/*.py)
@@ -340,8 +388,8 @@ bench: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,browser)
 # ---------------------------------------------------------------------------
 # The demo: the emulator plus the playbooks in playbooks/ and the inventory in demo/.
 
-# What the demo needs, and nothing more: the oldest Python only (README promises it), so a user
-# trying the collection needs no second Python, Chromium or Java. It checks that first.
+# What the demo needs, and nothing more: one Python, 3.11, 3.12 or 3.13 (README promises it), so a
+# user trying the collection needs no second Python, Chromium or Java. It checks that first.
 DEMO_VENVS := test-ansible-2.19 guides
 
 demo:
@@ -357,24 +405,29 @@ demo:
 # shown whole when it ends. Every check runs even when one fails; the exit code says if any did.
 LANE_SANITY := sanity format-check lint galaxy-importer eda-test
 LANE_CHECKS := docs-check units emulator-tests integration browser-test
+# Without a Python 3.12+, the steps whose venvs need it are left out (NOT_TESTED says which).
+LANE_SANITY_RUN := $(if $(LATEST_OK),$(LANE_SANITY),$(filter-out format-check lint galaxy-importer eda-test,$(LANE_SANITY)))
 
 # What the machine must have (two Pythons with venv, a package index, Chromium, Java), said
 # plainly before anything takes time.
 preflight:
 	@PYTHON_OLDEST="$(PYTHON_OLDEST)" PYTHON_LATEST="$(PYTHON_LATEST)" CHROMIUM="$(CHROMIUM)" JAVA="$(JAVA)" \
-		VENV="$(VENV)" VENV_NAMES="$(VENV_NAMES)" .ci/preflight test
+		VENV="$(VENV)" VENV_NAMES="$(BUILDABLE_VENVS)" .ci/preflight test
 
+# The venvs and steps follow the Pythons found: the NOT TESTED line, before and after the run, says
+# what this machine could not test (.ci/preflight has already failed when CI is set).
 test:
-	@echo "make test: oldest Python $(PYTHON_OLDEST), latest Python $(PYTHON_LATEST)"
+	@echo "make test: oldest Python $(PYTHON_OLDEST), latest Python $(or $(PYTHON_LATEST),none)"
 	@$(MAKE) preflight
-	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup $(subst $(space),$(comma),$(SETUP_STEPS)) \
-		--lane $(subst $(space),$(comma),$(LANE_SANITY)) --lane $(subst $(space),$(comma),$(LANE_CHECKS))
+	@rc=0; "$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup $(subst $(space),$(comma),$(SETUP_STEPS)) \
+		--lane $(subst $(space),$(comma),$(strip $(LANE_SANITY_RUN))) --lane $(subst $(space),$(comma),$(LANE_CHECKS)) || rc=$$?; \
+	$(if $(NOT_TESTED),echo "NOT TESTED on this machine: $(NOT_TESTED)";) exit $$rc
 
 # make release-check: like make test (timed, outputs in .tmp/logs, a summary), the docsite and the
-# demo on the oldest Python in one lane, the other release steps in the second.
+# demo on each supported Python in one lane, the other release steps in the second.
 release-check:
 	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup venvs,collection \
-		--lane docsite,demo-oldest-python --lane release-tests,changelog-dry-run
+		--lane docsite,demo-each-python --lane release-tests,changelog-dry-run,release-metadata
 
 clean:
 	rm -rf $(BUILD) .tmp tests/output .ansible .pytest_cache

@@ -199,6 +199,31 @@ def test_rolling_restart_of_a_fleet_in_batches(ansible, fleet):
     )
 
 
+def test_restart_fleet_given_a_canary_as_an_extra_var_takes_it_in_the_first_batch_only(ansible, fleet):
+    """-e rolling_restart_canary=2 outranks what the playbook passes the role: still, the later batches have none."""
+    run = fleet_run(ansible, fleet, "restart_fleet", batch=5, rolling_restart_canary=2)
+    assert run.rc == 0, run.describe()
+    groups = batches(run)
+    assert [len(group) for group in groups] == [5, 5, 5, 5, 4]
+    state = servers_by_id(fleet.control)
+    # the first batch: its first two restarts (srv-00001, srv-00002) alone, every other one after they came back
+    canaries = [state["srv-00001"], state["srv-00002"]]
+    first_rest = [host for host in groups[0] if host not in ("srv-00001", "srv-00002", "srv-00004")]
+    assert first_rest and all(
+        queued_at(state[host]) >= max(back_online(canary) for canary in canaries) for host in first_rest
+    )
+    # a later batch is sent at once: its third server is queued before its first is back (two canaries of the
+    # batch's own would have held it back until then)
+    for group in groups[1:]:
+        restarted = [host for host in group if host not in ("srv-00010", "srv-00020")]
+        assert queued_at(state[restarted[2]]) < back_online(state[restarted[0]]), (group, restarted)
+    found = outcomes(run)
+    assert [host for host, outcome in sorted(found.items()) if "canary" in outcome] == ["srv-00001", "srv-00002"]
+    lines = summary(run, "Summary of the rolling restart")
+    assert lines[0] == "rolling_restart: 24 server(s): 3 skipped, 21 restarted"
+    assert [line for line in lines if "canary" in line] == [found["srv-00001"]["canary"]]
+
+
 def test_restart_fleet_with_every_default_sends_a_canary_then_the_rest_and_spares_players(ansible, fleet):
     for server_id in ("srv-00001", "srv-00002"):  # the first hosts are busy: the canary is the first one restarted
         fleet.control.set_server(server_id, players=4)

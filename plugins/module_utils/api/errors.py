@@ -324,11 +324,20 @@ def _not_the_api(answer):
     )
 
 
+# Every place a token reaches a task from, in the order a job tries them (docs/authentication.md, "Where the
+# token belongs"): the new token belongs where the rejected one came from, whichever that was.
+TOKEN_PLACES = (
+    "the task's api_token, the variable gamepanel_api_token, the inventory source's api_token, the environment "
+    "variable its api_token_env names or its api_token_file, the GAMEPANEL_API_TOKEN environment variable, or the "
+    "file GAMEPANEL_API_TOKEN_FILE names"
+)
+
+
 def _unauthorized(answer):
     return PanelAuthError, (
         "The panel rejected the API token for %s (HTTP 401%s): the token is missing, invalid or revoked. "
-        "Create a new token in the panel under Settings → API tokens and pass it as api_token "
-        "or in the GAMEPANEL_API_TOKEN environment variable." % (answer.what, answer.said)
+        "Create a new token in the panel under Settings → API tokens and put it where this one came from: "
+        "%s (tried in that order)." % (answer.what, answer.said, TOKEN_PLACES)
     )
 
 

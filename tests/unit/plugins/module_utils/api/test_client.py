@@ -507,6 +507,18 @@ def test_401(panel):
     assert "missing, invalid or revoked" in message
     assert "Settings → API tokens" in message
     assert "This token was revoked" in message
+    # every place a token reaches a task from, in the order a job tries them (docs/authentication.md)
+    places = [
+        "the task's api_token",
+        "the variable gamepanel_api_token",
+        "the inventory source's api_token",
+        "api_token_env",
+        "api_token_file",
+        "the GAMEPANEL_API_TOKEN environment variable",
+        "GAMEPANEL_API_TOKEN_FILE",
+    ]
+    positions = [message.find(place) for place in places]
+    assert -1 not in positions and positions == sorted(positions), positions
 
 
 def test_403_includes_the_panel_message_and_the_causes(panel):
