@@ -7,8 +7,8 @@
 # What `make test` runs, in this order (each is a target of its own, `make help` lists them):
 #   1. set-up:  venvs (.venv/NAME from requirements/NAME.txt), collection (.ci/build_collection.sh),
 #               get-pip-standin (.ci/get_pip_standin.py)
-#   2. checks, in two parallel lanes (.ci/run_steps.py):  sanity format-check lint galaxy-importer eda-test
-#                                                 and  docs-check units emulator-tests integration browser-test
+#   2. checks, two at a time (make -j2 --output-sync): sanity docs-check format-check units lint
+#      emulator-tests galaxy-importer integration eda-test browser-test
 # Set-up logic lives in small scripts under .ci/ (interpreters: .ci/find_python.sh); this file
 # only names the steps and their order. See docs/testing.md.
 
@@ -71,7 +71,8 @@ INTEGRATION_WORKERS ?= 2
 
 # The steps of `make test` (see the test target at the end).
 SETUP_STEPS := venvs collection get-pip-standin
-CHECK_STEPS := format-check docs-check units emulator-tests integration browser-test lint galaxy-importer sanity eda-test
+# The checks, longest first: make -j2 starts them in this order.
+CHECK_STEPS := sanity integration docs-check format-check units lint emulator-tests galaxy-importer eda-test browser-test
 TEST_STEPS := $(SETUP_STEPS) $(CHECK_STEPS)
 # The steps of `make release-check` (see the release-check target).
 RELEASE_STEPS := release-tests docsite changelog-dry-run demo-oldest-python
@@ -102,8 +103,8 @@ endef
 
 help:
 	@echo "make demo             run the demo against the bundled panel emulator"
-	@echo "make test             set-up ($(SETUP_STEPS)), then every check in two lanes:"
-	@echo "                      [$(LANE_SANITY)] and [$(LANE_CHECKS)]"
+	@echo "make test             set-up ($(SETUP_STEPS)), then every check, two at a time:"
+	@echo "                      $(CHECK_STEPS)"
 	@echo "make preflight        what make test needs from the machine, and how to get what is missing"
 	@echo "make venvs            create .venv/NAME from requirements/NAME.txt for: $(VENV_NAMES)"
 	@echo "make collection       build $(TARBALL) and install it into $(BUILD)/collections"
@@ -118,11 +119,11 @@ help:
 	@echo "make lint             ansible-lint --offline --profile production"
 	@echo "make format-check     black --check (the house style, pyproject.toml); make format applies it"
 	@echo "make galaxy-importer  the Galaxy import checks on the built tarball"
-	@echo "make docs-check       ansible-doc of every module and plugin; the docs test (.ci/docs_truth.py); antsibull-changelog lint"
-	@echo "make release-check    the release checks, timed, two lanes: $(RELEASE_STEPS)"
+	@echo "make docs-check       antsibull-docs lint-collection-docs; .ci/docs_sources.py; antsibull-changelog lint"
+	@echo "make release-check    the release checks, timed, two at a time: $(RELEASE_STEPS)"
 	@echo "make release-tests    tests/release: ansible-runner job (AWX credential type), execution and decision"
 	@echo "                      environments (ansible-builder create), emulator wheel and the docs/emulator.md CI example"
-	@echo "make docsite          antsibull-docs lint, then the docsite with Sphinx -W in .tmp/docsite/site/build/html"
+	@echo "make docsite          the docsite (antsibull-docs, Sphinx -W) in .tmp/docsite/site/build/html"
 	@echo "make changelog-dry-run  antsibull-changelog release of the next version on a throwaway copy"
 	@echo "make demo-oldest-python  make demo with only the oldest Python, in its own venvs and build directory"
 	@echo "make bench            benchmarks (not part of make test)"
@@ -286,13 +287,16 @@ galaxy-importer: $(COLL_DEP) $(call stamp,galaxy-importer)
 		echo "FAILED: galaxy-importer reported the errors or warnings above"; exit 1; fi; \
 	echo "galaxy-importer: the import succeeded (details in .tmp/galaxy-importer/importer_result.json)"
 
-docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,test-ansible-latest) $(call stamp,changelog)
-	@status=0; for venv in $(TEST_VENVS); do \
-		echo "--> ansible-doc with ansible-core $$($(VENV)/$$venv/bin/python -c 'import ansible; print(ansible.__version__)')"; \
-		$(ANSIBLE_ENV) $(VENV)/$$venv/bin/python .ci/docs_check.py $(ROOT) || status=1; \
-	done; \
-	echo "--> docs-truth: README.md, docs/*.md and roles/*/README.md against the code (.ci/docs_truth.py)"; \
-	$(T19)/python .ci/docs_truth.py $(ROOT) || status=1; \
+# docs-check: antsibull-docs lints the documentation of every module, plugin and role (as ansible-doc
+# reads it) and the docsite pages of the guides; .ci/docs_sources.py what repeats it where no doc
+# fragment reaches (argument specs, playbook headers) and the guides' examples; then the changelog.
+docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,docsite) $(call stamp,changelog)
+	@status=0; \
+	echo "--> antsibull-docs lint-collection-docs --plugin-docs (the installed collection)"; \
+	(cd $(COLLECTIONS_PATH)/ansible_collections/gamepanel/panel && $(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/docsite/bin:$$PATH \
+		antsibull-docs lint-collection-docs --plugin-docs --validate-collection-refs all .) || status=1; \
+	echo "--> .ci/docs_sources.py: argument specs, playbook headers, the token wording, the guides' examples"; \
+	$(T19)/python .ci/docs_sources.py $(ROOT) || status=1; \
 	echo "--> antsibull-changelog lint"; \
 	$(VENV)/changelog/bin/antsibull-changelog lint || status=1; \
 	exit $$status
@@ -309,8 +313,18 @@ docsite: $(COLL_DEP) $(call stamp,docsite)
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/docsite/bin:$$PATH $(VENV)/docsite/bin/python .ci/build_docsite.py \
 		--collection-path $(COLLECTIONS_PATH)/ansible_collections/gamepanel/panel --dest $(TMP)/docsite
 
+# antsibull-changelog release of galaxy.yml's version on a copy of the checkout (tracked and
+# untracked-not-ignored files; the checkout stays as it is), and the release notes it would publish.
+CHANGELOG_COPY := $(TMP)/changelog-dry-run/ansible_collections/gamepanel/panel
 changelog-dry-run: $(call stamp,changelog)
-	@ANSIBLE_HOME=$(TMP)/ansible-home $(VENV)/changelog/bin/python .ci/changelog_dry_run.py $(ROOT)
+	@if grep -q "^  $(VERSION):" changelogs/changelog.yaml; then \
+		echo "FAILED: changelogs/changelog.yaml has released $(VERSION) (galaxy.yml's version): bump it"; exit 1; fi
+	@rm -rf $(TMP)/changelog-dry-run && mkdir -p $(CHANGELOG_COPY)
+	@git ls-files -z --cached --others --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null \
+		| tar -xf - -C $(CHANGELOG_COPY)
+	@cd $(CHANGELOG_COPY) && ANSIBLE_HOME=$(TMP)/ansible-home PATH=$(ROOT)/$(VENV)/changelog/bin:$$PATH \
+		antsibull-changelog release --version $(VERSION)
+	@cat $(CHANGELOG_COPY)/CHANGELOG.md
 
 # The demo as a user with only the oldest Python runs it: every newer Python hidden (PYTHON_LATEST is
 # the oldest one, so a step that needs 3.12+ fails as it would there), its own venvs and build
@@ -352,11 +366,13 @@ demo:
 
 # ---------------------------------------------------------------------------
 # make test: every step, timed. The three preparation steps run first (a failure there stops
-# the run); then two lanes run side by side on the two cores: sanity, lint and the Galaxy
-# import in one, the test suites in the other. Each check's output is kept in .tmp/logs and
-# shown whole when it ends. Every check runs even when one fails; the exit code says if any did.
-LANE_SANITY := sanity format-check lint galaxy-importer eda-test
-LANE_CHECKS := docs-check units emulator-tests integration browser-test
+# the run); then the checks run two at a time on the two cores (make -j2), sanity and
+# integration first since they take longest. Each check's output is kept in .tmp/logs and shown
+# whole when it ends (make --output-sync). Every check runs even when one fails (step-% never
+# fails: it writes the check's exit code and time to .tmp/steps); the summary says which did.
+STEP_DIR := $(TMP)/steps
+LOG_DIR := $(TMP)/logs
+STEP_FLAGS_venvs := -j3 --output-sync=target
 
 # What the machine must have (two Pythons with venv, a package index, Chromium, Java), said
 # plainly before anything takes time.
@@ -364,17 +380,39 @@ preflight:
 	@PYTHON_OLDEST="$(PYTHON_OLDEST)" PYTHON_LATEST="$(PYTHON_LATEST)" CHROMIUM="$(CHROMIUM)" JAVA="$(JAVA)" \
 		VENV="$(VENV)" VENV_NAMES="$(VENV_NAMES)" .ci/preflight test
 
+# One step, timed, as `make STEP COLLECTION_FROZEN=1`; its output in .tmp/logs/STEP.log.
+step-%:
+	@mkdir -p $(STEP_DIR) $(LOG_DIR); started=$$(date +%s); rc=0; \
+	$(MAKE) $(STEP_FLAGS_$*) $* COLLECTION_FROZEN=1 < /dev/null > $(LOG_DIR)/$*.log 2>&1 || rc=$$?; \
+	took=$$(( $$(date +%s) - started )); echo "$$rc $$took" > $(STEP_DIR)/$*; \
+	printf '\n===== make %s\n' $*; cat $(LOG_DIR)/$*.log; \
+	printf '===== make %s: %s in %ss (log: .tmp/logs/%s.log)\n' $* "$$([ $$rc = 0 ] && echo ok || echo FAILED)" $$took $*
+
+# $(1): preparation steps, run one after the other (the first failure ends the run);
+# $(2): checks, run two at a time. Then the table of every step's outcome and time.
+define run_steps
+	@rm -rf $(STEP_DIR); started=$$(date +%s); ready=1; \
+	for step in $(1); do $(MAKE) step-$$step; read rc took < $(STEP_DIR)/$$step; \
+		if [ "$$rc" != 0 ]; then ready=0; break; fi; done; \
+	if [ $$ready = 1 ]; then $(MAKE) -j2 --output-sync=target $(addprefix step-,$(2)); fi; \
+	status=$$((1 - ready)); printf '\n===== summary (wall clock %ss, two checks at a time)\n' $$(( $$(date +%s) - started )); \
+	for step in $(1) $(2); do \
+		if [ ! -f $(STEP_DIR)/$$step ]; then printf '  %-20s %s\n' $$step "not run"; continue; fi; \
+		read rc took < $(STEP_DIR)/$$step; if [ "$$rc" = 0 ]; then out=ok; else out=FAILED; status=1; fi; \
+		printf '  %-20s %-7s %6ss\n' $$step $$out $$took; \
+	done; \
+	if [ $$ready = 0 ]; then echo "  (set-up failed: the checks did not run)"; fi; \
+	exit $$status
+endef
+
 test:
 	@echo "make test: oldest Python $(PYTHON_OLDEST), latest Python $(PYTHON_LATEST)"
 	@$(MAKE) preflight
-	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup $(subst $(space),$(comma),$(SETUP_STEPS)) \
-		--lane $(subst $(space),$(comma),$(LANE_SANITY)) --lane $(subst $(space),$(comma),$(LANE_CHECKS))
+	$(call run_steps,$(SETUP_STEPS),$(CHECK_STEPS))
 
-# make release-check: like make test (timed, outputs in .tmp/logs, a summary), the docsite and the
-# demo on the oldest Python in one lane, the other release steps in the second.
+# make release-check: like make test (timed, outputs in .tmp/logs, a summary).
 release-check:
-	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup venvs,collection \
-		--lane docsite,demo-oldest-python --lane release-tests,changelog-dry-run
+	$(call run_steps,venvs collection,$(RELEASE_STEPS))
 
 clean:
 	rm -rf $(BUILD) .tmp tests/output .ansible .pytest_cache
