@@ -6,8 +6,8 @@ antsibull-docs, ansible-doc and ansible-test read DOCUMENTATION and meta/argumen
 what repeats them where no doc fragment can be included, nor the examples the guides quote:
 
 1. defaults/main.yml of each role gives every option the default meta/argument_specs.yml documents;
-2. a ready playbook's header comment (playbooks/*.yml) lists each variable its plays read with
-   ``| default(X)`` with that default, names ``ansible-doc -t role`` for each role it applies, and
+2. a ready playbook's header comment (playbooks/*.yml), and a rulebook's, lists each variable its
+   code reads with ``| default(X)`` with that default, names ``ansible-doc -t role`` for each role it applies, and
    every role variable it names exists in that role's argument specs, with its default when it says one;
 3. the token wording: the roles' argument specs and the playbook headers say where a job's token comes
    from in the one sentence of plugins/doc_fragments/panel.py's JOB_TOKEN (markup aside), and no other;
@@ -114,20 +114,23 @@ def check_token_wording(where: str, text: str, token: str, problems: list) -> No
             problems.append(f"{where}: says where the token comes from in other words than JOB_TOKEN: {sentence!r}")
 
 
-def check_playbook(path: Path, specs: dict, token: str, problems: list) -> None:
+def check_playbook(root: Path, path: Path, specs: dict, token: str, problems: list) -> None:
+    """A ready playbook's, or a rulebook's, header comment against its code."""
     text = path.read_text(encoding="utf-8")
     comment = header(text)
-    where = f"playbooks/{path.name}"
+    where = str(path.relative_to(root))
     code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
     for name, default in dict(PLAY_DEFAULT.findall(code)).items():
         if name.startswith("gamepanel_") or any(name.startswith(role + "_") for role in specs):
             continue
-        said = re.search(rf"\b{name} \(([^()]*)\)", comment)
         value = yaml.safe_load(default)
+        shown = value if isinstance(value, str) else default.strip()
+        # `name (default X...)` in a playbook's header, `name (X...)` in the rulebook's list
+        said = [m.group(1) for m in re.finditer(rf"\b{name} \(([^()]*)\)", comment)]
         if not said:
-            problems.append(f"{where}: the header does not list the variable {name} (default {value})")
-        elif not re.search(rf"\bdefault:? {re.escape(str(value))}(?![\w%])", said.group(1)):
-            problems.append(f"{where}: the header gives {name} another default than the code's {value!r}")
+            problems.append(f"{where}: the header does not list the variable {name} (default {shown})")
+        elif not any(re.match(rf"(.*\bdefault:? )?{re.escape(shown)}(?![\w%.])", part) for part in said):
+            problems.append(f"{where}: the header gives {name} another default than the code's {shown}")
     roles = sorted(set(re.findall(r"role: gamepanel\.panel\.([a-z_]+)", code)))
     for role in roles:
         if f"ansible-doc -t role gamepanel.panel.{role}" not in comment:
@@ -143,7 +146,7 @@ def check_playbook(path: Path, specs: dict, token: str, problems: list) -> None:
                 problems.append(
                     f"{where}: the header gives {name} the default {documented.group(0)!r}, the spec another"
                 )
-    if roles or "gamepanel.panel.server_" in code:
+    if path.parent.name == "playbooks" and (roles or "gamepanel.panel.server_" in code):
         check_token_wording(where, comment, token, problems)
 
 
@@ -179,8 +182,8 @@ def check(root: Path) -> list[str]:
     for role, spec in specs.items():
         if not role.startswith("internal_"):
             check_token_wording(f"roles/{role}/meta/argument_specs.yml", spec["description"], token, problems)
-    for path in sorted(root.glob("playbooks/*.yml")):
-        check_playbook(path, specs, token, problems)
+    for path in sorted(root.glob("playbooks/*.yml")) + sorted(root.glob("extensions/eda/rulebooks/*.yml")):
+        check_playbook(root, path, specs, token, problems)
     check_examples(root, problems)
     return problems
 

@@ -100,7 +100,20 @@ def test_role_default_of_no_option(checkout):
 
 def test_playbook_header_default_other_than_the_code(checkout):
     edit(checkout, "playbooks/restart.yml", "default gamepanel:", "default all:")
-    only(checkout, "gives target another default than the code's 'gamepanel'")
+    only(checkout, "gives target another default than the code's gamepanel")
+
+
+def test_rulebook_header_default_other_than_the_code(checkout):
+    rulebook = checkout / "extensions/eda/rulebooks/keep.yml"
+    rulebook.parent.mkdir(parents=True)
+    rulebook.write_text(
+        "---\n# Variables: keep_interval (30)\n- name: Keep\n  interval: '{{ keep_interval | default(30) }}'\n"
+    )
+    assert docs_sources.check(checkout) == []
+    edit(checkout, "extensions/eda/rulebooks/keep.yml", "default(30)", "default(20)")
+    only(
+        checkout, "extensions/eda/rulebooks/keep.yml: the header gives keep_interval another default than the code's 20"
+    )
 
 
 def test_playbook_variable_missing_from_the_header(checkout):
