@@ -1,7 +1,7 @@
 # gamepanel.panel: developer and CI entry points.
 #
 #   make demo    start the panel emulator, show the fleet, restart part of it, stop the emulator
-#   make test    every check (TEST_STEPS below), timed, in two parallel lanes; .ci/run calls it
+#   make test    every check (TEST_STEPS below), timed, two at a time; .ci/run calls it
 #   make release-check   what a release needs on top (RELEASE_STEPS below); .ci/run calls it too
 #
 # What `make test` runs, in this order (each is a target of its own, `make help` lists them):
