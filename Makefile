@@ -41,7 +41,7 @@ endif
 export PYTHON_OLDEST PYTHON_LATEST
 
 # One virtual environment per requirements file, and the interpreter it is built from.
-VENV_NAMES := test-ansible-2.19 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser eda guides
+VENV_NAMES := test-ansible-2.19 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser eda guides collection
 PY_test-ansible-2.19 = $(PYTHON_OLDEST)
 PY_test-ansible-latest = $(PYTHON_LATEST)
 PY_lint = $(PYTHON_LATEST)
@@ -53,6 +53,7 @@ PY_docsite = $(PYTHON_LATEST)
 PY_browser = $(PYTHON_OLDEST)
 PY_eda = $(PYTHON_LATEST)
 PY_guides = $(PYTHON_OLDEST)
+PY_collection = $(PYTHON_OLDEST)
 stamp = $(VENV)/$(1)/.installed
 STAMPS := $(foreach name,$(VENV_NAMES),$(call stamp,$(name)))
 
@@ -167,10 +168,11 @@ $(COLL_FINGERPRINT): FORCE
 		| xargs -0 -r sha1sum 2>/dev/null > $@.new || true
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
-# The guides venv's pandoc turns the Markdown guides into the docsite pages the copy ships. Both
-# venvs are on the oldest Python: building the collection (and so the demo) needs no newer one.
-$(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,test-ansible-2.19) $(call stamp,guides)
-	@$(ANSIBLE_ENV) .ci/build_collection.sh $(BUILD) $(T19) $(VENV)/guides/bin
+# The guides venv's pandoc turns the Markdown guides into the docsite pages the copy ships; the
+# collection venv's ansible-galaxy (with distlib, for galaxy.yml's manifest) builds and installs it.
+# Both venvs are on the oldest Python: building the collection (and so the demo) needs no newer one.
+$(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,collection) $(call stamp,guides)
+	@$(ANSIBLE_ENV) .ci/build_collection.sh $(BUILD) $(VENV)/collection/bin $(VENV)/guides/bin
 	@touch $@
 
 FORCE:
@@ -356,7 +358,7 @@ bench: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,browser)
 
 # What the demo needs, and nothing more: the oldest Python only (README promises it), so a user
 # trying the collection needs no second Python, Chromium or Java. It checks that first.
-DEMO_VENVS := test-ansible-2.19 guides
+DEMO_VENVS := test-ansible-2.19 guides collection
 
 demo:
 	@PYTHON_OLDEST="$(PYTHON_OLDEST)" VENV="$(VENV)" VENV_NAMES="$(DEMO_VENVS)" .ci/preflight demo
