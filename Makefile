@@ -1,14 +1,14 @@
 # gamepanel.panel: developer and CI entry points.
 #
 #   make demo    start the panel emulator, show the fleet, restart part of it, stop the emulator
-#   make test    every check (TEST_STEPS below), timed, in two parallel lanes; .ci/run calls it
+#   make test    every check (TEST_STEPS below), timed, two at a time; .ci/run calls it
 #   make release-check   what a release needs on top (RELEASE_STEPS below); .ci/run calls it too
 #
 # What `make test` runs, in this order (each is a target of its own, `make help` lists them):
 #   1. set-up:  venvs (.venv/NAME from requirements/NAME.txt), collection (.ci/build_collection.sh),
 #               get-pip-standin (.ci/get_pip_standin.py)
-#   2. checks, in two parallel lanes (.ci/run_steps.py):  sanity format-check lint galaxy-importer eda-test
-#                                                 and  docs-check units emulator-tests integration browser-test
+#   2. checks, two at a time (make -j2 --output-sync): sanity docs-check format-check units lint
+#      emulator-tests galaxy-importer integration eda-test browser-test
 # Set-up logic lives in small scripts under .ci/ (interpreters: .ci/find_python.sh); this file
 # only names the steps and their order. See docs/testing.md.
 
@@ -45,7 +45,7 @@ export PYTHON_OLDEST PYTHON_LATEST
 LATEST_OK := $(shell "$(PYTHON_LATEST)" -c 'import sys; sys.exit(sys.version_info[:2] < (3, 12))' >/dev/null 2>&1 && echo yes)
 
 # One virtual environment per requirements file, and the interpreter it is built from.
-VENV_NAMES := test-ansible-2.19 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser eda guides
+VENV_NAMES := test-ansible-2.19 test-ansible-latest lint galaxy-importer changelog runner builder docsite browser eda guides collection
 PY_test-ansible-2.19 = $(PYTHON_OLDEST)
 PY_test-ansible-latest = $(PYTHON_LATEST)
 PY_lint = $(PYTHON_LATEST)
@@ -57,6 +57,7 @@ PY_docsite = $(PYTHON_LATEST)
 PY_browser = $(PYTHON_OLDEST)
 PY_eda = $(PYTHON_LATEST)
 PY_guides = $(PYTHON_OLDEST)
+PY_collection = $(PYTHON_OLDEST)
 stamp = $(VENV)/$(1)/.installed
 
 # The venvs that pin ansible-core 2.21 or a tool needing Python 3.12+. Without such a Python they
@@ -72,7 +73,7 @@ T19 := $(VENV)/test-ansible-2.19/bin
 TEST_VENVS := test-ansible-2.19 $(if $(LATEST_OK),test-ansible-latest)
 TEST_STAMPS := $(foreach name,$(TEST_VENVS),$(call stamp,$(name)))
 NOT_TESTED := $(if $(LATEST_OK),,the newest ansible-core (sanity, units, integration and ansible-doc on \
-	ansible-core 2.21), format-check, lint, galaxy-importer and eda-test: no Python 3.12 or later \
+	ansible-core 2.21), format-check, lint, galaxy-importer, docs-check and eda-test: no Python 3.12 or later \
 	(PYTHON_LATEST=$(or $(PYTHON_LATEST),none)))
 
 # Environment of every ansible command make runs itself: the installed collection, and no
@@ -85,7 +86,8 @@ INTEGRATION_WORKERS ?= 2
 
 # The steps of `make test` (see the test target at the end).
 SETUP_STEPS := venvs collection get-pip-standin
-CHECK_STEPS := format-check docs-check units emulator-tests integration browser-test lint galaxy-importer sanity eda-test
+# The checks, longest first: make -j2 starts them in this order.
+CHECK_STEPS := sanity integration docs-check format-check units lint emulator-tests galaxy-importer eda-test browser-test
 TEST_STEPS := $(SETUP_STEPS) $(CHECK_STEPS)
 # The steps of `make release-check` (see the release-check target).
 RELEASE_STEPS := release-tests docsite changelog-dry-run release-metadata demo-each-python
@@ -110,14 +112,14 @@ define pytest
 	done; exit $$status
 endef
 
-.PHONY: FORCE help demo demo-python demo-each-python test venvs collection get-pip-standin sanity format-check format units emulator-tests integration \
+.PHONY: FORCE help demo demo-python demo-each-python test test-steps venvs collection get-pip-standin sanity format-check format units emulator-tests integration \
 	lint galaxy-importer docs-check bench clean distclean interpreters \
 	release-check release-tests docsite changelog-dry-run release-metadata chromium browser-test java eda-test preflight
 
 help:
 	@echo "make demo             run the demo against the bundled panel emulator"
-	@echo "make test             set-up ($(SETUP_STEPS)), then every check in two lanes:"
-	@echo "                      [$(LANE_SANITY)] and [$(LANE_CHECKS)]"
+	@echo "make test             set-up ($(SETUP_STEPS)), then every check, two at a time:"
+	@echo "                      $(CHECK_STEPS)"
 	@echo "make preflight        what make test needs from the machine, and how to get what is missing"
 	@echo "make venvs            create .venv/NAME from requirements/NAME.txt for: $(VENV_NAMES)"
 	@echo "make collection       build $(TARBALL) and install it into $(BUILD)/collections"
@@ -132,11 +134,11 @@ help:
 	@echo "make lint             ansible-lint --offline --profile production"
 	@echo "make format-check     black --check (the house style, pyproject.toml); make format applies it"
 	@echo "make galaxy-importer  the Galaxy import checks on the built tarball"
-	@echo "make docs-check       ansible-doc of every module and plugin; the docs test (.ci/docs_truth.py); antsibull-changelog lint"
-	@echo "make release-check    the release checks, timed, two lanes: $(RELEASE_STEPS)"
+	@echo "make docs-check       antsibull-docs lint-collection-docs; .ci/docs_sources.py; antsibull-changelog lint"
+	@echo "make release-check    the release checks, timed, two at a time: $(RELEASE_STEPS)"
 	@echo "make release-tests    tests/release: ansible-runner job (AWX credential type), execution and decision"
 	@echo "                      environments (ansible-builder create), emulator wheel and the docs/emulator.md CI example"
-	@echo "make docsite          antsibull-docs lint, then the docsite with Sphinx -W in .tmp/docsite/site/build/html"
+	@echo "make docsite          the docsite (antsibull-docs, Sphinx -W) in .tmp/docsite/site/build/html"
 	@echo "make changelog-dry-run  antsibull-changelog release of the next version on a throwaway copy"
 	@echo "make release-metadata  galaxy.yml's addresses: real https ones or none, never a placeholder"
 	@echo "make demo-each-python  make demo with only Python 3.11, then 3.12, then 3.13 (DEMO_PYTHONS), each in its own"
@@ -184,10 +186,11 @@ $(COLL_FINGERPRINT): FORCE
 		| xargs -0 -r sha1sum 2>/dev/null > $@.new || true
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
-# The guides venv's pandoc turns the Markdown guides into the docsite pages the copy ships. Both
-# venvs are on the oldest Python: building the collection (and so the demo) needs no newer one.
-$(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,test-ansible-2.19) $(call stamp,guides)
-	@$(ANSIBLE_ENV) .ci/build_collection.sh $(BUILD) $(T19) $(VENV)/guides/bin
+# The guides venv's pandoc turns the Markdown guides into the docsite pages the copy ships; the
+# collection venv's ansible-galaxy (with distlib, for galaxy.yml's manifest) builds and installs it.
+# Both venvs are on the oldest Python: building the collection (and so the demo) needs no newer one.
+$(COLL_STAMP): $(COLL_FINGERPRINT) $(call stamp,collection) $(call stamp,guides)
+	@$(ANSIBLE_ENV) .ci/build_collection.sh $(BUILD) $(VENV)/collection/bin $(VENV)/guides/bin
 	@touch $@
 
 FORCE:
@@ -313,13 +316,16 @@ galaxy-importer: $(COLL_DEP) $(call stamp,galaxy-importer)
 		echo "FAILED: galaxy-importer reported the errors or warnings above"; exit 1; fi; \
 	echo "galaxy-importer: the import succeeded (details in .tmp/galaxy-importer/importer_result.json)"
 
-docs-check: $(COLL_DEP) $(TEST_STAMPS) $(call stamp,changelog)
-	@status=0; for venv in $(TEST_VENVS); do \
-		echo "--> ansible-doc with ansible-core $$($(VENV)/$$venv/bin/python -c 'import ansible; print(ansible.__version__)')"; \
-		$(ANSIBLE_ENV) $(VENV)/$$venv/bin/python .ci/docs_check.py $(ROOT) || status=1; \
-	done; \
-	echo "--> docs-truth: README.md, docs/*.md and roles/*/README.md against the code (.ci/docs_truth.py)"; \
-	$(T19)/python .ci/docs_truth.py $(ROOT) || status=1; \
+# docs-check: antsibull-docs lints the documentation of every module, plugin and role (as ansible-doc
+# reads it) and the docsite pages of the guides; .ci/docs_sources.py what repeats it where no doc
+# fragment reaches (argument specs, playbook headers) and the guides' examples; then the changelog.
+docs-check: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,docsite) $(call stamp,changelog)
+	@status=0; \
+	echo "--> antsibull-docs lint-collection-docs --plugin-docs (the installed collection)"; \
+	(cd $(COLLECTIONS_PATH)/ansible_collections/gamepanel/panel && $(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/docsite/bin:$$PATH \
+		antsibull-docs lint-collection-docs --plugin-docs --validate-collection-refs all .) || status=1; \
+	echo "--> .ci/docs_sources.py: argument specs, playbook headers, the token wording, the guides' examples"; \
+	$(T19)/python .ci/docs_sources.py $(ROOT) || status=1; \
 	echo "--> antsibull-changelog lint"; \
 	$(VENV)/changelog/bin/antsibull-changelog lint || status=1; \
 	exit $$status
@@ -336,8 +342,18 @@ docsite: $(COLL_DEP) $(call stamp,docsite)
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/docsite/bin:$$PATH $(VENV)/docsite/bin/python .ci/build_docsite.py \
 		--collection-path $(COLLECTIONS_PATH)/ansible_collections/gamepanel/panel --dest $(TMP)/docsite
 
+# antsibull-changelog release of galaxy.yml's version on a copy of the checkout (tracked and
+# untracked-not-ignored files; the checkout stays as it is), and the release notes it would publish.
+CHANGELOG_COPY := $(TMP)/changelog-dry-run/ansible_collections/gamepanel/panel
 changelog-dry-run: $(call stamp,changelog)
-	@ANSIBLE_HOME=$(TMP)/ansible-home $(VENV)/changelog/bin/python .ci/changelog_dry_run.py $(ROOT)
+	@if grep -q "^  $(VERSION):" changelogs/changelog.yaml; then \
+		echo "FAILED: changelogs/changelog.yaml has released $(VERSION) (galaxy.yml's version): bump it"; exit 1; fi
+	@rm -rf $(TMP)/changelog-dry-run && mkdir -p $(CHANGELOG_COPY)
+	@git ls-files -z --cached --others --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null \
+		| tar -xf - -C $(CHANGELOG_COPY)
+	@cd $(CHANGELOG_COPY) && ANSIBLE_HOME=$(TMP)/ansible-home PATH=$(ROOT)/$(VENV)/changelog/bin:$$PATH \
+		antsibull-changelog release --version $(VERSION)
+	@cat $(CHANGELOG_COPY)/CHANGELOG.md
 
 # The addresses galaxy.yml gives Galaxy: real https ones or none, never a placeholder.
 release-metadata: $(call stamp,test-ansible-2.19)
@@ -390,7 +406,7 @@ bench: $(COLL_DEP) $(call stamp,test-ansible-2.19) $(call stamp,browser)
 
 # What the demo needs, and nothing more: one Python, 3.11, 3.12 or 3.13 (README promises it), so a
 # user trying the collection needs no second Python, Chromium or Java. It checks that first.
-DEMO_VENVS := test-ansible-2.19 guides
+DEMO_VENVS := test-ansible-2.19 guides collection
 
 demo:
 	@PYTHON_OLDEST="$(PYTHON_OLDEST)" VENV="$(VENV)" VENV_NAMES="$(DEMO_VENVS)" .ci/preflight demo
@@ -400,13 +416,15 @@ demo:
 
 # ---------------------------------------------------------------------------
 # make test: every step, timed. The three preparation steps run first (a failure there stops
-# the run); then two lanes run side by side on the two cores: sanity, lint and the Galaxy
-# import in one, the test suites in the other. Each check's output is kept in .tmp/logs and
-# shown whole when it ends. Every check runs even when one fails; the exit code says if any did.
-LANE_SANITY := sanity format-check lint galaxy-importer eda-test
-LANE_CHECKS := docs-check units emulator-tests integration browser-test
+# the run); then the checks run two at a time on the two cores (make -j2), sanity and
+# integration first since they take longest. Each check's output is kept in .tmp/logs and shown
+# whole when it ends (make --output-sync). Every check runs even when one fails (step-% never
+# fails: it writes the check's exit code and time to .tmp/steps); the summary says which did.
+STEP_DIR := $(TMP)/steps
+LOG_DIR := $(TMP)/logs
+STEP_FLAGS_venvs := -j3 --output-sync=target
 # Without a Python 3.12+, the steps whose venvs need it are left out (NOT_TESTED says which).
-LANE_SANITY_RUN := $(if $(LATEST_OK),$(LANE_SANITY),$(filter-out format-check lint galaxy-importer eda-test,$(LANE_SANITY)))
+CHECK_STEPS_RUN := $(if $(LATEST_OK),$(CHECK_STEPS),$(filter-out format-check lint galaxy-importer eda-test docs-check,$(CHECK_STEPS)))
 
 # What the machine must have (two Pythons with venv, a package index, Chromium, Java), said
 # plainly before anything takes time.
@@ -414,20 +432,43 @@ preflight:
 	@PYTHON_OLDEST="$(PYTHON_OLDEST)" PYTHON_LATEST="$(PYTHON_LATEST)" CHROMIUM="$(CHROMIUM)" JAVA="$(JAVA)" \
 		VENV="$(VENV)" VENV_NAMES="$(BUILDABLE_VENVS)" .ci/preflight test
 
-# The venvs and steps follow the Pythons found: the NOT TESTED line, before and after the run, says
-# what this machine could not test (.ci/preflight has already failed when CI is set).
+# One step, timed, as `make STEP COLLECTION_FROZEN=1`; its output in .tmp/logs/STEP.log.
+step-%:
+	@mkdir -p $(STEP_DIR) $(LOG_DIR); started=$$(date +%s); rc=0; \
+	$(MAKE) $(STEP_FLAGS_$*) $* COLLECTION_FROZEN=1 < /dev/null > $(LOG_DIR)/$*.log 2>&1 || rc=$$?; \
+	took=$$(( $$(date +%s) - started )); echo "$$rc $$took" > $(STEP_DIR)/$*; \
+	printf '\n===== make %s\n' $*; cat $(LOG_DIR)/$*.log; \
+	printf '===== make %s: %s in %ss (log: .tmp/logs/%s.log)\n' $* "$$([ $$rc = 0 ] && echo ok || echo FAILED)" $$took $*
+
+# $(1): preparation steps, run one after the other (the first failure ends the run);
+# $(2): checks, run two at a time. Then the table of every step's outcome and time.
+define run_steps
+	@rm -rf $(STEP_DIR); started=$$(date +%s); ready=1; \
+	for step in $(1); do $(MAKE) step-$$step; read rc took < $(STEP_DIR)/$$step; \
+		if [ "$$rc" != 0 ]; then ready=0; break; fi; done; \
+	if [ $$ready = 1 ]; then $(MAKE) -j2 --output-sync=target $(addprefix step-,$(2)); fi; \
+	status=$$((1 - ready)); printf '\n===== summary (wall clock %ss, two checks at a time)\n' $$(( $$(date +%s) - started )); \
+	for step in $(1) $(2); do \
+		if [ ! -f $(STEP_DIR)/$$step ]; then printf '  %-20s %s\n' $$step "not run"; continue; fi; \
+		read rc took < $(STEP_DIR)/$$step; if [ "$$rc" = 0 ]; then out=ok; else out=FAILED; status=1; fi; \
+		printf '  %-20s %-7s %6ss\n' $$step $$out $$took; \
+	done; \
+	if [ $$ready = 0 ]; then echo "  (set-up failed: the checks did not run)"; fi; \
+	exit $$status
+endef
+
 test:
 	@echo "make test: oldest Python $(PYTHON_OLDEST), latest Python $(or $(PYTHON_LATEST),none)"
 	@$(MAKE) preflight
-	@rc=0; "$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup $(subst $(space),$(comma),$(SETUP_STEPS)) \
-		--lane $(subst $(space),$(comma),$(strip $(LANE_SANITY_RUN))) --lane $(subst $(space),$(comma),$(LANE_CHECKS)) || rc=$$?; \
+	@rc=0; $(MAKE) --no-print-directory test-steps || rc=$$?; \
 	$(if $(NOT_TESTED),echo "NOT TESTED on this machine: $(NOT_TESTED)";) exit $$rc
 
-# make release-check: like make test (timed, outputs in .tmp/logs, a summary), the docsite and the
-# demo on each supported Python in one lane, the other release steps in the second.
+test-steps:
+	$(call run_steps,$(SETUP_STEPS),$(CHECK_STEPS_RUN))
+
+# make release-check: like make test (timed, outputs in .tmp/logs, a summary).
 release-check:
-	@"$(PYTHON_OLDEST)" .ci/run_steps.py --make "$(MAKE)" --setup venvs,collection \
-		--lane docsite,demo-each-python --lane release-tests,changelog-dry-run,release-metadata
+	$(call run_steps,venvs collection,$(RELEASE_STEPS))
 
 clean:
 	rm -rf $(BUILD) .tmp tests/output .ansible .pytest_cache

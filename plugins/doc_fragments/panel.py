@@ -107,3 +107,14 @@ options:
     env:
       - name: GAMEPANEL_ALLOW_INSECURE_HTTP
 """
+
+    # Where a job (a role, a ready playbook) takes its token from, in one sentence: the one place
+    # of that wording (gamepanel.panel.panel.job_token). The roles' meta/argument_specs.yml and the
+    # ready playbooks' header comments cannot include a fragment, so they repeat this note word for
+    # word (markup aside); make docs-check (.ci/docs_sources.py) holds them to it.
+    JOB_TOKEN = r"""
+notes:
+  - The token comes from C(module_defaults)' C(api_token), else the variable C(gamepanel_api_token), else the
+    host's inventory source, else C(GAMEPANEL_API_TOKEN) or the file C(GAMEPANEL_API_TOKEN_FILE) names; a token
+    other than the one the host's inventory source read its panel with stops the job before anything is sent.
+"""
