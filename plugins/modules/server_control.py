@@ -84,7 +84,7 @@ options:
       - Each host's connection, account and token are its own variables (C(gamepanel_connection), C(gamepanel_account),
         C(gamepanel_api_token), and the token its inventory source read with); the task's own connection options
         come first, as for one server. The hosts are grouped by connection and token, and the groups run at once,
-        each at its own token's rate, with the options of O(ids) (O(canary) counts for the whole task: the first
+        each at its own token's rate, with the options of O(ids) (O(canary) counts for the whole task, the first
         servers to act on, in the order of O(hosts), are sent alone and confirmed before anything is sent to any
         account).
       - A host without C(gamepanel_id), two hosts for one server, or a token that is not the one a host's source read
@@ -560,7 +560,7 @@ canary:
       sample: The canary (srv-00002) came back before anything else was sent.
 ledger:
   description:
-    - With O(ids), each server's ledger entries by id (with O(hosts): by host), for the fleet roles to keep in each
+    - With O(ids), each server's ledger entries by id (with O(hosts), by host), for the fleet roles to keep in each
       host's C(gamepanel_ledger) fact (one host's facts never hold a whole fleet's).
   returned: with O(ids) or O(hosts)
   type: dict
