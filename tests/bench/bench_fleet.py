@@ -44,6 +44,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 
 from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position
+from bench_setup import ansible_command, collections_path  # noqa: E402  pylint: disable=wrong-import-position
 
 TOKEN = "gp-test-owner-control"
 TOKEN_NAME = "owner-control"
@@ -173,23 +174,6 @@ def parse_args():
     parser.add_argument("--no-two-controllers", action="store_true")
     parser.add_argument("--keep", help="keep the working files here")
     return parser.parse_args()
-
-
-def ansible_command(name):
-    beside_python = Path(sys.executable).with_name(name)
-    return str(beside_python) if beside_python.exists() else name
-
-
-def collections_path(workdir):
-    installed = os.environ.get("GAMEPANEL_TEST_COLLECTIONS_PATH")
-    if installed:
-        return installed
-    tree = Path(workdir) / "collections"
-    namespace = tree / "ansible_collections" / "gamepanel"
-    namespace.mkdir(parents=True, exist_ok=True)
-    if not (namespace / "panel").exists():
-        (namespace / "panel").symlink_to(REPO, target_is_directory=True)
-    return str(tree)
 
 
 def has_role(collections):

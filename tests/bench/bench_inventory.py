@@ -42,6 +42,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 
 from emulator.harness import EmulatorProcess  # noqa: E402  (needs tests/ on sys.path first)
+from bench_setup import ansible_command, collections_path  # noqa: E402  pylint: disable=wrong-import-position
 
 TOKEN = "gp-test-owner-control"  # Team plan account of the default fixture
 TOKEN_NAME = "owner-control"
@@ -68,26 +69,6 @@ def _represent_unsafe(dumper, value):
 
 YAML_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 yaml.add_representer(UnsafeText, _represent_unsafe, Dumper=YAML_DUMPER)
-
-
-def ansible_command(name):
-    beside_python = Path(sys.executable).with_name(name)
-    return str(beside_python) if beside_python.exists() else name
-
-
-def collections_path(workdir):
-    """The installed collection when the Makefile provides one, else a link tree to this checkout."""
-    installed = os.environ.get("GAMEPANEL_TEST_COLLECTIONS_PATH")
-    if installed:
-        return installed
-    if REPO.parent.name == "gamepanel" and REPO.parent.parent.name == "ansible_collections":
-        return str(REPO.parent.parent.parent)
-    tree = Path(workdir) / "collections"
-    namespace = tree / "ansible_collections" / "gamepanel"
-    namespace.mkdir(parents=True, exist_ok=True)
-    if not (namespace / "panel").exists():
-        (namespace / "panel").symlink_to(REPO, target_is_directory=True)
-    return str(tree)
 
 
 def requests_made(control):
