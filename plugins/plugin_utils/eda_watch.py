@@ -45,7 +45,11 @@ from __future__ import annotations
 
 import time
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
+from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import (
+    DEFAULT_STOPPED_STATUSES,
+    ONLINE,
+    uptime_went_back,
+)
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import QUEUED, is_open, public_view
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import panel_key
@@ -132,15 +136,6 @@ def index_fleet(servers):
     return fleet
 
 
-def _uptime_went_back(before, after):
-    old, new = before.get("uptime_seconds"), after.get("uptime_seconds")
-    if not isinstance(old, (int, float)) or not isinstance(new, (int, float)):
-        return False
-    if isinstance(old, bool) or isinstance(new, bool):
-        return False
-    return new < old
-
-
 def change_kind(before, after):
     """The kind of change from ``before`` to ``after`` (server records, either None), or None when unchanged."""
     if before is None and after is None:
@@ -151,7 +146,7 @@ def change_kind(before, after):
         return REMOVED
     if before.get("status") != after.get("status"):
         return STATUS_CHANGED
-    if after.get("status") == ONLINE and _uptime_went_back(before, after):
+    if after.get("status") == ONLINE and uptime_went_back(before, after):
         return RESTARTED
     return None
 

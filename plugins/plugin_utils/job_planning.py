@@ -20,6 +20,7 @@ import datetime
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.canary import not_sent_reason
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ACTION_FOR_STATE
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_control_plan import control_plan
 
@@ -462,57 +463,17 @@ def _elapsed(result):
         return 0.0
 
 
-ACTION_FOR_STATE = {RESTARTED: "restart", STARTED: "start"}
+def outcome(decided, result=None, check_mode=False, failed=False):
+    """``gamepanel_outcome`` of one host: from its plan and its server's line of the server_control task.
 
-
-def _ran(result):
-    """A registered result of a task that ran (not skipped), or None."""
-    return result if isinstance(result, dict) and result and not result.get("skipped") else None
-
-
-def control_result(queued, confirmed=None, failed=False):
-    """The one server_control result a job's two steps (queue, then confirm) amount to.
-
-    What was sent, skipped or found pending is the queue step's; the outcome (``converged``,
-    the last read, a failure's message) is the confirm step's when it ran.  The confirm step's
-    own ``pending`` is the entry the queue step wrote or followed, so it is not this run's
-    "already pending" unless the queue step said so.
-    """
-    queued = _ran(queued) or {}
-    confirmed = _ran(confirmed)
-    if failed:
-        # ``confirmed`` is the failed task's result: the confirm step's when the queue step went well
-        if confirmed is None or not queued or queued.get("failed") or queued is confirmed:
-            return confirmed or queued
-        merged = dict(confirmed)
-        merged["pending"] = queued.get("pending")
-        return merged
-    if confirmed is None:
-        return queued
-    merged = dict(queued)
-    for key in ("converged", "server", "msg"):
-        if key in confirmed:
-            merged[key] = confirmed[key]
-    merged["elapsed"] = _elapsed(queued) + _elapsed(confirmed)
-    merged["failed"] = False  # a lost answer the confirm step resolved
-    return merged
-
-
-def outcome(decided, result=None, check_mode=False, failed=False, confirmed=None, queued=None):
-    """``gamepanel_outcome`` of one host: from its plan and the server_control results (or the failed one).
-
-    ``result`` is the queue step's result and ``confirmed`` the confirm step's; on failure
-    ``result`` is the failed task's and ``queued`` the queue step's (see control_result).
+    ``result``: that line (or the failed task's result); ``failed``: the host failed with it.
     ``pending`` is the ledger entry of an action an earlier run queued and this run did not send
     again (server_control found it open); None otherwise.
     """
     if not isinstance(decided, dict):
         raise AnsibleFilterError("fleet_outcomes expects the plans fleet_plans returned, not %r." % (decided,))
     job = job_of(decided.get("job"))
-    if failed:
-        result = control_result(queued, result, failed=True)
-    else:
-        result = control_result(result, confirmed)
+    result = result if isinstance(result, dict) and not result.get("skipped") else {}
     entry = _pending(result)
     if failed:
         # server_control names a pending entry in a failure only when it followed it (nothing new sent)

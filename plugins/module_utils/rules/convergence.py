@@ -76,6 +76,16 @@ def uptime_of(server):
     return uptime if isinstance(uptime, (int, float)) and not isinstance(uptime, bool) else None
 
 
+def uptime_went_back(before, after):
+    """Whether the server record ``after`` shows a lower uptime than ``before``: the plain sign of a restart.
+
+    The one test of it, for the task's Convergence and the fleet watcher's ``restarted`` event alike;
+    a missing or non-numeric uptime on either side proves nothing.
+    """
+    old, new = uptime_of(before), uptime_of(after)
+    return old is not None and new is not None and new < old
+
+
 def players_of(server):
     """Current player count, or None when the panel did not report one."""
     players = server.get("players")
@@ -136,7 +146,7 @@ class Convergence:
         uptime = uptime_of(server)
         if uptime is None or self.before_uptime is None or uptime == self.before_uptime:
             return False
-        if uptime < self.before_uptime:
+        if uptime_went_back({"uptime_seconds": self.before_uptime}, server):
             return True
         if read_started is None or self.before_read_at is None:
             return False

@@ -417,24 +417,6 @@ class Ledger(object):
                         found[note["id"]].append(dict(note))
         return found
 
-    def forget(self, server_id, action=None):
-        """Remove the entries of ``server_id`` (only ``action``'s when given); returns how many were removed."""
-
-        def change(document):
-            entries = self._pruned(document, self.clock.time())
-            doomed = [
-                key
-                for key, entry in entries.items()
-                if entry.get("panel") == self.panel
-                and entry.get("id") == server_id
-                and (action is None or entry.get("action") == action)
-            ]
-            for key in doomed:
-                del entries[key]
-            return len(doomed)
-
-        return self._update(bucket_kind(server_id), change)
-
     def merge(self, entries):
         """Take entries carried from elsewhere (another job's facts); the most recently updated copy wins.
 

@@ -237,47 +237,15 @@ def test_the_summary_names_the_hosts_already_pending():
     assert fleet_summary(["mc-01"], hostvars)["pending"] == []
 
 
-# -- a job that queues first and confirms later (two server_control results) ------------------------
-
-QUEUED = {"changed": True, "action": "restart", "converged": None, "elapsed": 0.4, "pending": None, "unconfirmed": True}
-CONFIRMED = {"changed": False, "converged": True, "elapsed": 5.1, "pending": ENTRY, "msg": "applied"}
+# -- a failed line ------------------------------------------------------------------------------------
 
 
-def test_the_confirm_step_completes_what_the_queue_step_sent():
-    done = fleet_outcome(acting(), QUEUED, confirmed=CONFIRMED)
-    # the confirm step's pending is the entry the queue step wrote: this run's, not an earlier one's
-    assert (done["result"], done["reason"], done["pending"]) == ("restarted", "restarted, uptime reset confirmed", None)
-    assert done["elapsed"] == pytest.approx(5.5)
-
-
-def test_an_entry_the_queue_step_followed_is_still_named_when_the_confirm_step_saw_it_applied():
-    followed = dict(QUEUED, changed=False, action=None, pending=ENTRY)
-    done = fleet_outcome(acting(), followed, confirmed=CONFIRMED)
-    assert done["result"] == "restarted" and done["pending"]["state"] == "queued"
-    assert done["reason"].startswith("restarted, uptime reset confirmed: already pending: the restart queued at ")
-
-
-def test_a_skipped_confirm_step_leaves_the_queue_steps_outcome():
-    skipped = {"skipped": True, "changed": False}
-    held = fleet_outcome(acting(), {"changed": False, "skipped_reason": "srv has status offline"}, confirmed=skipped)
-    assert (held["result"], held["reason"]) == ("skipped", "srv has status offline")
-
-
-def test_a_failed_confirm_step_keeps_what_the_queue_step_found_pending():
-    timed_out = {"failed": True, "msg": "The restart of srv is queued, not yet applied", "pending": ENTRY, "elapsed": 2}
-    first_run = fleet_outcome({"job": "rolling_restart"}, timed_out, failed=True, queued=QUEUED)
+def test_a_failed_line_keeps_what_it_found_pending():
+    timed_out = {"failed": True, "msg": "The restart of srv is queued, not yet applied", "pending": None, "elapsed": 2}
+    first_run = fleet_outcome({"job": "rolling_restart"}, timed_out, failed=True)
     assert first_run == {"result": "failed", "reason": timed_out["msg"], "elapsed": 2.0, "pending": None}
-    rerun = fleet_outcome(
-        {"job": "rolling_restart"}, timed_out, failed=True, queued=dict(QUEUED, action=None, pending=ENTRY)
-    )
+    rerun = fleet_outcome({"job": "rolling_restart"}, dict(timed_out, pending=ENTRY), failed=True)
     assert rerun["pending"]["state"] == "queued" and rerun["reason"].startswith(timed_out["msg"] + " (already pending")
-
-
-def test_a_failed_queue_step_is_its_own_failure():
-    lost = {"failed": True, "msg": "The panel refused it.", "pending": None, "unconfirmed": False}
-    assert (
-        fleet_outcome({"job": "rolling_restart"}, lost, failed=True, queued=lost)["reason"] == "The panel refused it."
-    )
 
 
 def test_the_plan_picks_the_hosts_record_from_the_whole_fleet_read():

@@ -105,16 +105,6 @@ def test_another_panels_entries_are_not_seen(tmp_path):
     assert make_ledger(tmp_path).entries() == []
 
 
-def test_forget_removes_one_servers_entries(tmp_path):
-    ledger = make_ledger(tmp_path)
-    ledger.claim("srv-1", "restart")
-    ledger.claim("srv-1", "stop")
-    ledger.claim("srv-2", "restart")
-    assert ledger.forget("srv-1", "stop") == 1
-    assert ledger.forget("srv-1") == 1
-    assert [entry["id"] for entry in ledger.entries()] == ["srv-2"]
-
-
 def test_merge_takes_the_most_recently_updated_copy(tmp_path):
     clock = FakeClock()
     here = make_ledger(tmp_path / "here", clock)
