@@ -233,7 +233,6 @@ rate_limit: 600
 """
 
 import hashlib
-import os
 
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native

@@ -345,7 +345,7 @@ def test_a_start_the_panel_keeps_refusing_is_sent_again_with_a_backoff_until_it_
     assert not any(is_incident(event) for event in events)
     # logged at the first refusal, then at most once a minute (the counts in between are in the next line)
     assert [count for _at, count in logged] == [1, 5, 6], logged
-    assert all(later - earlier >= 60 for (earlier, _), (later, _) in zip(logged, logged[1:]))
+    assert all(later - earlier >= 60 for (earlier, _count), (later, _next) in zip(logged, logged[1:]))
 
 
 def test_a_refusal_with_retry_after_is_sent_again_no_sooner_than_the_panel_said():

@@ -9,7 +9,6 @@ import socket
 import threading
 
 import pytest
-import requests
 from requests.utils import select_proxy
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import (

@@ -460,7 +460,7 @@ def test_a_server_the_panel_keeps_refusing_to_start_is_never_given_up_on():
     up, down = server("a"), server("a", "offline", 0)
     source = watcher([[up], [down]] + [[down]] * 8, crash_limit=3)
     events, ledger = hand_out_then(source, 1, refuse)  # crash 1, refused: handed out again
-    for _ in range(3):  # refused three more times, each start after a read of its own
+    for _refusal in range(3):  # refused three more times, each start after a read of its own
         source.client.clock.now += 1
         refuse(ledger)
         events += [event["gamepanel"] for event in run(source, reads=2, outages=True)]
