@@ -133,7 +133,10 @@ def _canary_view(job, accounts):
         view["account"] = accounts[job.carrier].label
         view["hosts"] = [accounts[job.carrier].hosts.get(server_id) for server_id in job.ids]
         return view
-    # no account sent one: the first account's words say why (check mode, nothing to send, stopped)
+    # no account sent one: the first account's words say why (check mode: which it would be; nothing to send)
+    for account, view in zip(accounts, views):
+        if view and view.get("ids"):
+            return dict(view, account=account.label, hosts=[account.hosts.get(server_id) for server_id in view["ids"]])
     first = next((view for view in views if view), None)
     return dict(first or {"ids": [], "confirmed": None, "msg": "No server was to be sent: no canary, nothing sent."})
 

@@ -109,3 +109,10 @@ def _auth_error():
     from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAuthError
 
     return PanelAuthError("The panel refused the API token (HTTP 401).", status=401)
+
+
+def test_in_check_mode_the_canary_it_would_be_names_its_host():
+    result = run_many_accounts([account("eu", busy=(0,)), account("us")], 1, check_mode=True)
+    assert SENT == []
+    assert result["canary"]["ids"] == ["srv-01"] and result["canary"]["hosts"] == ["eu_srv-01"]
+    assert result["canary"]["msg"] == "Check mode: the canary would be srv-01."
