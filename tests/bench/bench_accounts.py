@@ -45,6 +45,7 @@ def parse_args():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--agents", choices=sorted(AGENTS), default="fast")
     parser.add_argument("--forks", type=int, default=50)
+    parser.add_argument("--profile", action="store_true", help="print each task's wall time of every run")
     return parser.parse_args()
 
 
@@ -82,6 +83,9 @@ def run(workdir, panels, accounts, args):
         "GAMEPANEL_STATE_DIR": tempfile.mkdtemp(prefix="state-", dir=workdir),
     }
     env.update(dict((variable, token) for variable, token, _name in TOKENS.values()))
+    if args.profile:
+        env["ANSIBLE_CALLBACK_PLUGINS"] = str(REPO / "tests" / "bench" / "callback_plugins")
+        env["ANSIBLE_CALLBACKS_ENABLED"] = "task_times"
     command = [ansible_command("ansible-playbook"), "-i", str(directory), str(play)]
     command += ["-e", "rolling_restart_min_uptime=0", "-e", "ansible_python_interpreter=%s" % sys.executable]
     started = time.monotonic()
@@ -89,6 +93,10 @@ def run(workdir, panels, accounts, args):
     wall = time.monotonic() - started
     if done.returncode != 0:
         print(done.stdout[-3000:], done.stderr[-2000:])
+    for line in (done.stdout + done.stderr).splitlines() if args.profile else ():
+        if line.startswith("TASK TIME"):
+            seconds, _unit, _started, name = line[len("TASK TIME ") :].split(None, 3)
+            print("#   %8s s  %s" % (seconds, name))
     return wall, done.returncode
 
 
