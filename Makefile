@@ -410,7 +410,7 @@ DEMO_VENVS := test-ansible-2.19 guides collection
 
 demo:
 	@PYTHON_OLDEST="$(PYTHON_OLDEST)" VENV="$(VENV)" VENV_NAMES="$(DEMO_VENVS)" .ci/preflight demo
-	@$(MAKE) collection
+	@$(MAKE) collection $(call stamp,test-ansible-2.19)
 	@ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS_PATH) ANSIBLE_HOME=$(TMP)/demo/ansible-home $(if $(CI),ANSIBLE_NOCOLOR=1) \
 		$(T19)/python demo/run_demo.py
 
