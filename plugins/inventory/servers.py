@@ -246,6 +246,10 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import (
     TOKEN_ENV,
     TOKEN_FILE_ENV,
+    TOKEN_FILE_OPTION,
+    in_file,
+    in_inventory_file,
+    in_variable,
     read_token_file,
     token_digest,
 )
@@ -344,7 +348,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         path = str(path)  # the plain text of the path, never a value tagged by the loader
         token = self._templated_option("api_token")
         if token and token.strip() and not self._from_environment("api_token"):
-            return token, {job_connection.TOKEN_INVENTORY_KEY: path}, "api_token in %s" % path
+            return token, {job_connection.TOKEN_INVENTORY_KEY: path}, in_inventory_file(path)
         token_env = self.get_option("api_token_env")
         if token_env:
             try:
@@ -352,21 +356,17 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 token = job_connection.token_from_env(token_env)
             except job_connection.ConnectionVariableError as error:
                 raise AnsibleParserError(to_native(error))
-            return token, {job_connection.TOKEN_ENV_KEY: token_env}, "the environment variable %s" % token_env
+            return token, {job_connection.TOKEN_ENV_KEY: token_env}, in_variable(token_env)
         token_file = self._templated_option("api_token_file")
         file_from_environment = self._from_environment("api_token_file")
         try:
             if token_file and not file_from_environment:
-                token = read_token_file(token_file, "api_token_file")
-                return token, {job_connection.TOKEN_FILE_KEY: token_file}, "the file %s (api_token_file)" % token_file
+                token = read_token_file(token_file, TOKEN_FILE_OPTION)
+                return token, {job_connection.TOKEN_FILE_KEY: token_file}, in_file(token_file, TOKEN_FILE_OPTION)
             if token and token.strip():  # api_token's own environment variable
                 return token, {}, TOKEN_ENV
             if token_file:
-                return (
-                    read_token_file(token_file, TOKEN_FILE_ENV),
-                    {},
-                    "the file %s (%s)" % (token_file, TOKEN_FILE_ENV),
-                )
+                return read_token_file(token_file, TOKEN_FILE_ENV), {}, in_file(token_file, TOKEN_FILE_ENV)
         except PanelError as error:
             raise AnsibleParserError(str(error)) from None
         return None, {}, None

@@ -17,8 +17,9 @@ kept only as a one-way digest, to tell two tokens apart.
 
 from __future__ import annotations
 
-import hashlib
 import weakref
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import token_digest
 
 _SOURCES = weakref.WeakKeyDictionary()  # InventoryData -> {path: Source}
 
@@ -39,7 +40,7 @@ class Source(object):
         self.path = path
         self.account = account
         self.connection = dict(connection)
-        self.token_digest = hashlib.sha256((token or "").encode("utf-8")).hexdigest()
+        self.token_digest = token_digest(token or "")
         self.hosts = dict(hosts)
 
     def same_connection(self, other):

@@ -19,10 +19,11 @@ An inventory of one account makes one group: the job runs as it always did.
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 from ansible.errors import AnsibleFilterError
+
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import token_digest
 
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import ACCOUNT_VARIABLE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import (
@@ -59,7 +60,7 @@ def account_key(variables):
     return (
         str(variables.get(ACCOUNT_VARIABLE) or ""),
         json.dumps(variables.get(CONNECTION_VARIABLE), sort_keys=True, default=str),
-        hashlib.sha256(token.encode("utf-8")).hexdigest() if isinstance(token, str) else "",
+        token_digest(token) if isinstance(token, str) else "",
     )
 
 

@@ -35,7 +35,11 @@ import re
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import check_base_url
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import (
+    TOKEN_FILE_OPTION,
     environment_token,
+    in_file,
+    in_inventory_file,
+    in_variable,
     read_token_file,
     token_digest,
 )
@@ -111,14 +115,14 @@ def _task_token(args, variables, source, inventory_token):
         return check_token(variables[TOKEN_VARIABLE]), "the variable %s" % TOKEN_VARIABLE
     if TOKEN_ENV_KEY in source:
         name = source[TOKEN_ENV_KEY]
-        return token_from_env(name), "the environment variable %s" % name
+        return token_from_env(name), in_variable(name)
     try:
         if TOKEN_FILE_KEY in source:
             path = source[TOKEN_FILE_KEY]
-            return read_token_file(path, "api_token_file of the inventory"), "the file %s (api_token_file)" % path
+            return read_token_file(path, "api_token_file of the inventory"), in_file(path, TOKEN_FILE_OPTION)
         if TOKEN_INVENTORY_KEY in source and inventory_token is not None:
             path = source[TOKEN_INVENTORY_KEY]
-            return check_token(inventory_token(path), "api_token in %s" % path), "api_token in %s" % path
+            return check_token(inventory_token(path), in_inventory_file(path)), in_inventory_file(path)
         if TOKEN_DIGEST_KEY in source:
             # the source read with the environment's token: the one this task's fallbacks would find
             return environment_token()

@@ -76,6 +76,21 @@ def read_token_file(path, named_by):
     return token
 
 
+def in_file(path, named_by):
+    """Where a token is, in words, when a file holds it: the file and the setting that named it."""
+    return "the file %s (%s)" % (path, named_by)
+
+
+def in_variable(name):
+    """Where a token is, in words, when an environment variable holds it."""
+    return "the environment variable %s" % name
+
+
+def in_inventory_file(path):
+    """Where a token is, in words, when an inventory file's ``api_token`` holds it."""
+    return "api_token in %s" % path
+
+
 def token_digest(token):
     """A short one-way digest of ``token``, to tell two tokens apart where the token itself must not go.
 
@@ -103,7 +118,7 @@ def environment_token(variables=(TOKEN_ENV,), environ=None):
     path = environ.get(TOKEN_FILE_ENV)
     if not path:
         return None, None
-    return read_token_file(path, TOKEN_FILE_ENV), "the file %s (%s)" % (path, TOKEN_FILE_ENV)
+    return read_token_file(path, TOKEN_FILE_ENV), in_file(path, TOKEN_FILE_ENV)
 
 
 def api_token_fallback(*variables):
