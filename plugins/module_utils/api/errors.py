@@ -63,10 +63,12 @@ class PanelError(Exception):
     through it, anything else ends the wait.
     ``retry_in`` is set on a POST handed back to its caller to be sent again later (a refusal,
     or a start whose answer was lost): the seconds to wait first (Retry-After, or the backoff).
+    ``retry_after`` is the seconds the panel's Retry-After asked for, when it said (api/retry.py).
     """
 
     transient = False
     retry_in = None
+    retry_after = None
 
     def __init__(self, message, status=None, server_id=None):
         super(PanelError, self).__init__(message)

@@ -46,7 +46,7 @@ class TaskRefused(PanelError):
     def __init__(self, message, refusal, everything):
         super(TaskRefused, self).__init__(message, status=refusal.status, server_id=refusal.server_id)
         self.everything = everything
-        self.retry_after = getattr(refusal, "retry_after", None)
+        self.retry_after = refusal.retry_after
 
 
 class ControlRun(object):
@@ -209,7 +209,7 @@ class ControlRun(object):
         """The panel did not queue ``server``'s action: its entry goes; an error about the whole task stops it."""
         if server.entry is not None:
             # the refusal's status and Retry-After: the fleet watcher sends the start again no sooner
-            self.ledger.drop(server.entry, status=error.status, retry_after=getattr(error, "retry_after", None))
+            self.ledger.drop(server.entry, status=error.status, retry_after=error.retry_after)
             server.entry = None
         server.not_sent()
         server.retry_at = None
