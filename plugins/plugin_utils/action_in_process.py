@@ -37,7 +37,6 @@ from contextlib import contextmanager
 
 from ansible import constants as C
 from ansible.errors import AnsibleError
-from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.errors import UnsupportedError
 from ansible.module_utils.basic import remove_values
 from ansible.parsing.dataloader import DataLoader
@@ -98,12 +97,7 @@ class InProcessAction(ActionBase):
         # The task's environment applies to the whole run, as it would to the module's
         # process: to the options' fallbacks and to GAMEPANEL_STATE_DIR alike.
         with _environment_overlay(environment):
-            validator = ArgumentSpecValidator(
-                self.TASK_SPEC.argument_spec,
-                mutually_exclusive=self.TASK_SPEC.mutually_exclusive,
-                required_one_of=self.TASK_SPEC.required_one_of,
-            )
-            validation = validator.validate(args)
+            validation = self.TASK_SPEC.validate(args)
             no_log_values = no_log_values_of(validation)
             if no_log_values is not None:
                 return self._run_here(result, validation, no_log_values, module_name, task_vars)

@@ -18,10 +18,9 @@ elsewhere, refuses ``hosts``.
 from __future__ import annotations
 
 from ansible.module_utils.basic import remove_values
-from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.ledger_fact import LEDGER_FACT
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.ledger_fact import batch_entries
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_control_hosts
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
@@ -61,13 +60,13 @@ def run_hosts_task(action, result, task_vars):
                 groups,
                 check_mode=bool(action._task.check_mode),
                 diff=bool(action._task.diff),
-                fact_entries=_carried(task_vars, hosts),
+                fact_entries=batch_entries(task_vars, hosts),
             )
         )
     except TaskFailed as failure:
         result.update(failure.result)
         result.update(failed=True, msg=failure.msg)
-    result["invocation"] = {"module_args": dict(args, hosts=list(hosts))}
+    action._add_invocation(result, dict(args, hosts=list(hosts)), task_vars)
     return remove_values(result, no_log_values)
 
 
@@ -103,11 +102,7 @@ def _checked_groups(action, args, hosts, task_vars):
     groups, no_log_values = [], set()
     for variables, servers in found.values():
         completed = job_connection.task_arguments(args, variables, inventory_token=action._inventory_token)
-        validation = ArgumentSpecValidator(
-            SERVER_CONTROL.argument_spec,
-            mutually_exclusive=SERVER_CONTROL.mutually_exclusive,
-            required_one_of=SERVER_CONTROL.required_one_of,
-        ).validate(dict(completed, ids=list(servers)))
+        validation = SERVER_CONTROL.validate(dict(completed, ids=list(servers)))
         found_no_log = no_log_values_of(validation)
         if found_no_log is None:
             raise HostsRefused("hosts needs an ansible-core whose argument check names its no_log values (2.19+).")
@@ -117,14 +112,3 @@ def _checked_groups(action, args, hosts, task_vars):
         label = account_label(variables.get(ACCOUNT_VARIABLE), variables.get(job_connection.CONNECTION_VARIABLE))
         groups.append((label, validation.validated_parameters, servers))
     return groups, no_log_values
-
-
-def _carried(task_vars, hosts):
-    """The ledger facts of ``hosts``, as one list (their raw values: nothing templated)."""
-    hostvars = task_vars.get("hostvars")
-    carried = []
-    for host in hosts:
-        entries = (hostvars.raw_get(host).get("ansible_facts") or {}).get(LEDGER_FACT) if hostvars else None
-        if isinstance(entries, list):
-            carried.extend(entries)
-    return carried

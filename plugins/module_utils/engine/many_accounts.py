@@ -18,6 +18,7 @@ import threading
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.job_canary import JobCanary
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.many_servers import run_many_servers
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server import ControlledServer
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import (
     ControlFailed,
     failure_message,
@@ -106,22 +107,12 @@ def _merged(accounts, job, diff):
 def _unrun_lines(account):
     """The lines of an account whose run ended in an error of ours: each of its servers failed, saying why."""
     why = "The task failed before this server's result: %s" % (account.failure or "no result")
-    return [
-        dict(
-            id=server_id,
-            name=None,
-            changed=False,
-            action=None,
-            converged=None,
-            skipped_reason=None,
-            pending=None,
-            status=None,
-            uptime_seconds=None,
-            msg=why,
-            failed=True,
-        )
-        for server_id in account.hosts
-    ]
+    lines = []
+    for server_id in account.hosts:
+        server = ControlledServer(server_id)
+        server.fail(why)
+        lines.append(server.as_line(account.request))
+    return lines
 
 
 def _canary_view(job, accounts):

@@ -23,13 +23,13 @@ def host_entries(task_vars):
     return carried if isinstance(carried, list) else []
 
 
-def batch_entries(task_vars):
-    """The ledger facts of every host of the play's batch, as one list (their raw values: nothing templated)."""
+def batch_entries(task_vars, hosts=None):
+    """The ledger facts of ``hosts`` (every host of the play's batch by default), as one list (their raw values)."""
     hostvars = task_vars.get("hostvars")
     carried = []
     if hostvars is None:
         return carried
-    for host in task_vars.get("ansible_play_batch") or ():
+    for host in task_vars.get("ansible_play_batch") or () if hosts is None else hosts:
         entries = (hostvars.raw_get(host).get("ansible_facts") or {}).get(LEDGER_FACT)
         if isinstance(entries, list):
             carried.extend(entries)

@@ -11,6 +11,7 @@ module is executed (``run_task_module``), the action plugin in the controller's 
 from __future__ import annotations
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import DEFAULTS as CONTROL_DEFAULTS
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import SUBRESOURCES
@@ -25,6 +26,12 @@ class TaskSpec(object):
         self.argument_spec = argument_spec
         self.mutually_exclusive = [list(group) for group in mutually_exclusive]
         self.required_one_of = [list(group) for group in required_one_of]
+
+    def validate(self, args):
+        """The ValidationResult of ``args`` against this spec, as the action plugins check a task in process."""
+        return ArgumentSpecValidator(
+            self.argument_spec, mutually_exclusive=self.mutually_exclusive, required_one_of=self.required_one_of
+        ).validate(args)
 
     def module_kwargs(self):
         """The keyword arguments AnsibleModule takes for this spec."""

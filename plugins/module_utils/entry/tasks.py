@@ -47,7 +47,16 @@ def _finished(client, result, ledger=None):
     # counting reads it, extensions/audit/event_query.yml).
     result["panel"] = client.panel
     result["pace"] = client.pace
-    warnings = list(client.warnings) + (ledger.warnings() if ledger is not None else [])
+    return _warned(result, [(client, ledger)])
+
+
+def _warned(result, used):
+    """``result`` with the warnings of each ``(client, ledger or None)`` it ``used``, each once."""
+    warnings = []
+    for client, ledger in used:
+        for warning in list(client.warnings) + (ledger.warnings() if ledger is not None else []):
+            if warning not in warnings:
+                warnings.append(warning)
     if warnings:
         result["warnings"] = warnings
     return result
@@ -150,14 +159,7 @@ def _accounts_finished(accounts, result):
     result["panel"] = [account.client.panel for account in accounts]
     paces = [(account.label, account.client.pace) for account in accounts]
     result["pace"] = paces[0][1] if len(paces) == 1 else "; ".join("%s: %s" % pace for pace in paces)
-    warnings = []
-    for account in accounts:
-        for warning in list(account.client.warnings) + account.ledger.warnings():
-            if warning not in warnings:
-                warnings.append(warning)
-    if warnings:
-        result["warnings"] = warnings
-    return result
+    return _warned(result, [(account.client, account.ledger) for account in accounts])
 
 
 def server_info(params, check_mode=False, diff=False):

@@ -18,6 +18,7 @@ from ansible.errors import AnsibleError
 from ansible_collections.gamepanel.panel.plugins.action import server_control as control_action
 from ansible_collections.gamepanel.panel.plugins.action import server_info as info_action
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import TaskSpec
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import action_in_process
 
 SECRET = "gp-unit-action-secret-42"
@@ -221,9 +222,9 @@ def test_server_info_validates_its_own_spec():
 
 
 def test_the_no_log_values_of_this_ansible_core_validation_are_found():
-    validation = action_in_process.ArgumentSpecValidator(
-        {"api_token": {"type": "str", "no_log": True}, "base_url": {"type": "str"}}
-    ).validate({"api_token": SECRET, "base_url": "http://panel.test/v1"})
+    validation = TaskSpec({"api_token": {"type": "str", "no_log": True}, "base_url": {"type": "str"}}).validate(
+        {"api_token": SECRET, "base_url": "http://panel.test/v1"}
+    )
     assert action_in_process.no_log_values_of(validation) == {SECRET}
 
 
