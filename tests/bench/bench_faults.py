@@ -48,7 +48,11 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 
 from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position
-from bench_setup import ansible_command, collections_path  # noqa: E402  pylint: disable=wrong-import-position
+from bench_setup import (
+    ansible_command,
+    ansible_environment,
+    collections_path,
+)  # noqa: E402  pylint: disable=wrong-import-position
 
 TOKEN = "gp-test-owner-control"
 ACCOUNT = "acme"
@@ -174,23 +178,15 @@ class FaultBench:
         return online
 
     def env(self, state_dir):
-        env = dict((key, value) for key, value in os.environ.items() if not key.startswith(("ANSIBLE_", "GAMEPANEL_")))
-        env.update(
-            ANSIBLE_COLLECTIONS_PATH=self.collections,
-            ANSIBLE_HOME=str(self.workdir / "ansible-home"),
-            ANSIBLE_LOCAL_TEMP=str(self.workdir / "ansible-tmp"),
-            ANSIBLE_HOST_KEY_CHECKING="False",
-            ANSIBLE_RETRY_FILES_ENABLED="False",
-            ANSIBLE_NOCOLOR="1",
-            ANSIBLE_LOCALHOST_WARNING="False",
+        return ansible_environment(
+            self.collections,
+            self.workdir,
+            self.emulator.live_url,
+            TOKEN,
+            0,
+            state_dir,
             ANSIBLE_INVENTORY_UNPARSED_WARNING="False",
-            ANSIBLE_PYTHON_INTERPRETER=sys.executable,
-            GAMEPANEL_BASE_URL=self.emulator.live_url,
-            GAMEPANEL_API_TOKEN=TOKEN,
-            GAMEPANEL_RATE_LIMIT="0",
-            GAMEPANEL_STATE_DIR=str(state_dir),
         )
-        return env
 
     def command(self, form, online, lines_file):
         if form == "ids":

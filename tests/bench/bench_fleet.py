@@ -44,7 +44,11 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 
 from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position
-from bench_setup import ansible_command, collections_path  # noqa: E402  pylint: disable=wrong-import-position
+from bench_setup import (
+    ansible_command,
+    ansible_environment,
+    collections_path,
+)  # noqa: E402  pylint: disable=wrong-import-position
 
 TOKEN = "gp-test-owner-control"
 TOKEN_NAME = "owner-control"
@@ -257,24 +261,16 @@ class Bench:
         control.settings(checkin_interval=CHECKIN_SECONDS, checkin_jitter=0.0, boot_time=BOOT_SECONDS, stop_time=0.0)
 
     def env(self, rate_limit, state_dir, extra=None):
-        env = dict((key, value) for key, value in os.environ.items() if not key.startswith(("ANSIBLE_", "GAMEPANEL_")))
-        env.update(
-            ANSIBLE_COLLECTIONS_PATH=self.collections,
-            ANSIBLE_HOME=str(self.workdir / "ansible-home"),
-            ANSIBLE_LOCAL_TEMP=str(self.workdir / "ansible-tmp"),
-            ANSIBLE_HOST_KEY_CHECKING="False",
-            ANSIBLE_RETRY_FILES_ENABLED="False",
-            ANSIBLE_NOCOLOR="1",
-            ANSIBLE_LOCALHOST_WARNING="False",
+        return ansible_environment(
+            self.collections,
+            self.workdir,
+            self.emulator.live_url,
+            TOKEN,
+            rate_limit,
+            state_dir,
             ANSIBLE_CONNECTION_PLUGINS=str(ELSEWHERE_PLUGIN),
-            ANSIBLE_PYTHON_INTERPRETER=sys.executable,
-            GAMEPANEL_BASE_URL=self.emulator.live_url,
-            GAMEPANEL_API_TOKEN=TOKEN,
-            GAMEPANEL_RATE_LIMIT=str(rate_limit),
-            GAMEPANEL_STATE_DIR=str(state_dir),
+            **(extra or {}),
         )
-        env.update(extra or {})
-        return env
 
     def write(self, name, text):
         path = self.workdir / name

@@ -17,6 +17,28 @@ def ansible_command(name):
     return str(beside_python) if beside_python.exists() else name
 
 
+def ansible_environment(collections, workdir, base_url, token, rate_limit, state_dir, **more):
+    """The environment of one benchmarked run: this environment without its ANSIBLE_ and GAMEPANEL_ settings,
+    then quiet, local Ansible on the bench's collection, and the panel's connection and state directory."""
+    env = dict((key, value) for key, value in os.environ.items() if not key.startswith(("ANSIBLE_", "GAMEPANEL_")))
+    env.update(
+        ANSIBLE_COLLECTIONS_PATH=collections,
+        ANSIBLE_HOME=str(Path(workdir) / "ansible-home"),
+        ANSIBLE_LOCAL_TEMP=str(Path(workdir) / "ansible-tmp"),
+        ANSIBLE_HOST_KEY_CHECKING="False",
+        ANSIBLE_RETRY_FILES_ENABLED="False",
+        ANSIBLE_NOCOLOR="1",
+        ANSIBLE_LOCALHOST_WARNING="False",
+        ANSIBLE_PYTHON_INTERPRETER=sys.executable,
+        GAMEPANEL_BASE_URL=base_url,
+        GAMEPANEL_API_TOKEN=token,
+        GAMEPANEL_RATE_LIMIT=str(rate_limit),
+        GAMEPANEL_STATE_DIR=str(state_dir),
+    )
+    env.update(more)
+    return env
+
+
 def collections_path(workdir):
     """The installed collection when the Makefile provides one, else a link tree to this checkout."""
     installed = os.environ.get("GAMEPANEL_TEST_COLLECTIONS_PATH")
