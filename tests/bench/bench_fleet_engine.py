@@ -44,7 +44,8 @@ max(ceil(N / forks) x (check-in + boot), the panel's part of the real floor) + t
 restart_fleet the floor of its canary: the true floor plus one more check-in and boot (the canary's,
 which the rest of the fleet waits for).
 Requests, 429s and restarts come from the emulator's counters; peak memory is the PSS of
-ansible-playbook and all its processes (bench_fleet.MemorySampler). Nothing is asserted
+ansible-playbook and all its processes (bench_fleet.MemorySampler); ``tasks`` counts the tasks the
+run started, skipped ones included (every row is one batch: a role's tasks per batch). Nothing is asserted
 about time.
 """
 
@@ -305,6 +306,7 @@ class EngineBench(Bench):
             "consumer_429": consumer.refused if consumer is not None else None,
             "by_endpoint": counters["requests"].get(TOKEN_NAME, {}),
             "peak_mib": round(peak_kib / 1024.0),
+            "tasks": tasks_run(log_name),
             "log": log_name,
         }
         if job != "noop":
@@ -321,6 +323,16 @@ class EngineBench(Bench):
                 design_floor += noop_wall
                 row.update(design_floor=round(design_floor, 1), design_ratio=round(wall / design_floor, 2))
         return row
+
+
+def tasks_run(log_name):
+    """The tasks the run started, skipped ones included: each row here is one batch, so a role's tasks per batch.
+
+    Every task costs Ansible its round over the hosts even when it does nothing; fewer tasks is the
+    part of a job's time above the floor that the collection, not the panel, decides.
+    """
+    with open(log_name, encoding="utf-8") as log:
+        return sum(1 for line in log if line.startswith("TASK ["))
 
 
 def job_design_floor(job, size, plan, forks, agents):
@@ -354,7 +366,7 @@ def format_row(row):
 
     restarted = "–" if row.get("once") is None else "%d / %d / %d" % (row["once"], row["twice"], row["never"])
     design = "–" if row.get("design_floor") is None else "%.1f s, %.2f×" % (row["design_floor"], row["design_ratio"])
-    return "| %s | %d | %s | %d | %.1f | %s | %s | %s | %d | %.2f | %s | %s | %d | %d |" % (
+    return "| %s | %d | %s | %d | %.1f | %s | %s | %s | %d | %.2f | %s | %s | %d | %d | %d |" % (
         row["job"],
         row["size"],
         row["plan"],
@@ -368,6 +380,7 @@ def format_row(row):
         "%d%s" % (row["http_429"], "" if row.get("consumer_429") is None else " (other: %d)" % row["consumer_429"]),
         restarted,
         row["peak_mib"],
+        row["tasks"],
         row["rc"],
     )
 
@@ -404,8 +417,8 @@ def spread_lines(rows):
 
 HEADER = (
     "| job | N | plan | forks | wall s | true floor s | wall / floor | floor of its design, ratio | requests | per server "
-    "| 429s | acted once / twice / never | peak MiB | rc |\n"
-    "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|"
+    "| 429s | acted once / twice / never | peak MiB | tasks | rc |\n"
+    "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---:|"
 )
 
 
