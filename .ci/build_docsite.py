@@ -1,16 +1,14 @@
+# What no stock tool does: the docsite with the event source pages antsibull-docs lacks, built offline.
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Build the collection's docsite (`make docsite`; run with .venv/docsite's Python).
 
-What no stock tool does for it: antsibull-docs knows no Event-Driven Ansible event source, and its
-sphinx-init site downloads Ansible's intersphinx inventory. So this runs `antsibull-docs sphinx-init`
-and the two steps of the build.sh it writes (not build.sh itself): antsibull-docs writes the
-reStructuredText of the modules, plugins, roles and guides, then .ci/eda_docs.py adds a page for each
-event source (extensions/eda/plugins/event_source/*.py) and lists it in index.rst, then Sphinx
-writes the HTML with warnings as errors (-W), offline: references into Ansible's documentation
-resolve through an inventory written here from ansible-core's configuration definitions and the
-few labels antsibull-docs' templates link to. The event source pages must then show every option.
-(`make docs-check` runs antsibull-docs lint-collection-docs on the same collection.)
+This runs `antsibull-docs sphinx-init` and the two steps of the build.sh it writes, with a step
+between them: antsibull-docs writes the pages of the modules, plugins, roles and guides, then
+eda_docs.py adds a page for each event source and lists it in index.rst, then Sphinx writes the
+HTML with warnings as errors (-W), offline: references into Ansible's documentation resolve through
+an inventory written here (ansible-core's configuration and the few labels antsibull-docs' templates
+link to). The event source pages must then show every option.
 """
 
 from __future__ import annotations
@@ -73,30 +71,8 @@ def ansible_inventory(path: Path) -> None:
     path.write_bytes(header.encode() + zlib.compress(("\n".join(lines) + "\n").encode()))
 
 
-def missing_event_source_options(page: Path, collection_path: Path, source: str) -> list[str]:
-    """The options of the event source (its fragments' included) whose anchor its page lacks."""
-    if not page.is_file():
-        return [page.name]
-    namespace, name = COLLECTION.split(".")
-    path = collection_path / eda_docs.EVENT_SOURCE_DIR / f"{source}.py"
-    doc = eda_docs.load(path, collection_path, namespace, name)
-    if not doc["options"]:
-        return []
-    text = page.read_text(encoding="utf-8")
-    return [
-        f"{page.name}#{option}"
-        for option in doc["options"]
-        if f'id="{eda_docs.option_id(namespace, name, source, option)}"' not in text
-    ]
-
-
-def build(site: Path, collection_path: Path) -> Path:
-    """What sphinx-init's build.sh does, with the event source pages added between its two steps.
-
-    build.sh is not run: antsibull-docs writes the reStructuredText of the modules, plugins and
-    roles into rst/, then .ci/eda_docs.py adds a page for each event source (antsibull-docs knows
-    none) and lists them in rst/index.rst, then Sphinx builds the HTML with warnings as errors.
-    """
+def build(site: Path, collection_path: Path) -> list[str]:
+    """What sphinx-init's build.sh does, the event source pages added between its two steps; what they lack."""
     rst = site / "rst"
     rst.mkdir(exist_ok=True)  # sphinx-init writes rst/index.rst; antsibull-docs replaces it
     rst.chmod(0o755)  # antsibull-docs wants that directory only writable by itself
@@ -105,10 +81,14 @@ def build(site: Path, collection_path: Path) -> Path:
     namespace, name = COLLECTION.split(".")
     pages = eda_docs.write_pages(collection_path, rst, namespace, name)
     eda_docs.add_to_index(rst / "index.rst", pages, namespace, name)
-    for source in sorted(pages):
-        print(f"event source page: rst/{eda_docs.page_name(source)}.rst", flush=True)
     run(["sphinx-build", "-M", "html", "rst", "build", "-c", ".", "-W", "--keep-going"], cwd=site)
-    return site / "build" / "html"
+    missing = []
+    for source, doc in sorted(pages.items()):
+        page = site / "build" / "html" / f"{eda_docs.page_name(source)}.html"
+        text = page.read_text(encoding="utf-8") if page.is_file() else ""
+        ids = [eda_docs.option_id(namespace, name, source, option) for option in doc["options"]]
+        missing += [f"{page.name}#{option}" for option, id_ in zip(doc["options"], ids) if f'id="{id_}"' not in text]
+    return missing
 
 
 def main() -> int:
@@ -139,17 +119,10 @@ def main() -> int:
             "\n# make docsite (.ci/build_docsite.py): offline, Ansible's docs through a local inventory only.\n"
             f"intersphinx_mapping = {{'ansible_devel': ({ANSIBLE_DOCS!r}, {str(inventory)!r})}}\n"
         )
-    html = build(site, options.collection_path)
-    missing = [
-        miss
-        for source in eda_docs.event_sources(options.collection_path)
-        for miss in missing_event_source_options(
-            html / f"{eda_docs.page_name(source.stem)}.html", options.collection_path, source.stem
-        )
-    ]
+    missing = build(site, options.collection_path)
     if missing:
         raise SystemExit("the docsite lacks: " + ", ".join(missing))
-    print(f"docsite: {html}")
+    print(f"docsite: {site / 'build' / 'html'}")
     return 0
 
 
