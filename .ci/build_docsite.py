@@ -28,24 +28,18 @@ import eda_docs  # noqa: E402  pylint: disable=wrong-import-position
 
 COLLECTION = "gamepanel.panel"
 ANSIBLE_DOCS = "https://docs.ansible.com/projects/ansible/devel/"
-# Labels of Ansible's documentation that antsibull-docs' page templates refer to.
+# Labels of Ansible's documentation that antsibull-docs' page templates refer to: its page, title (anchor: the label).
 ANSIBLE_LABELS = {
-    "ansible_configuration_settings": (
-        "reference_appendices/config.html#ansible-configuration-settings",
-        "Ansible Configuration Settings",
-    ),
-    "common_return_values": ("reference_appendices/common_return_values.html#common-return-values", "Return Values"),
-    "action_plugins": ("plugins/action.html#action-plugins", "Action plugins"),
-    "callback_plugins": ("plugins/callback.html#callback-plugins", "Callback plugins"),
+    "ansible_configuration_settings": ("reference_appendices/config.html", "Ansible Configuration Settings"),
+    "common_return_values": ("reference_appendices/common_return_values.html", "Return Values"),
+    "action_plugins": ("plugins/action.html", "Action plugins"),
+    "callback_plugins": ("plugins/callback.html", "Callback plugins"),
     "collections_keyword": (
-        "collections_guide/collections_using_playbooks.html#collections-keyword",
+        "collections_guide/collections_using_playbooks.html",
         "Simplifying module names with the collections keyword",
     ),
-    "list_of_collections": ("collections/index.html#list-of-collections", "Collection Index"),
-    "list_of_callback_plugins": (
-        "collections/index_callback.html#list-of-callback-plugins",
-        "Index of all Callback Plugins",
-    ),
+    "list_of_collections": ("collections/index.html", "Collection Index"),
+    "list_of_callback_plugins": ("collections/index_callback.html", "Index of all Callback Plugins"),
 }
 
 
@@ -59,7 +53,8 @@ def ansible_inventory(path: Path) -> None:
     import ansible  # pylint: disable=import-outside-toplevel
 
     base = yaml.safe_load((Path(ansible.__file__).parent / "config" / "base.yml").read_text(encoding="utf-8"))
-    lines = [f"{label} std:label -1 {uri} {title}" for label, (uri, title) in sorted(ANSIBLE_LABELS.items())]
+    labels = sorted(ANSIBLE_LABELS.items())
+    lines = [f"{label} std:label -1 {page}#{label.replace('_', '-')} {title}" for label, (page, title) in labels]
     envvars = sorted(
         {entry["name"] for setting in base.values() if isinstance(setting, dict) for entry in setting.get("env") or []}
     )

@@ -1,13 +1,10 @@
 # What no stock tool does: docsite pages for Event-Driven Ansible event sources (antsibull-docs knows none).
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The event source pages of the docsite (used by build_docsite.py).
-
-For each extensions/eda/plugins/event_source/*.py of a collection: its documentation as ansible-doc
-reads a plugin's (ansible's get_docstring: DOCUMENTATION and EXAMPLES read without importing the
-source, the doc fragments of the collection's plugins/doc_fragments/ merged in), its markup turned
-into reStructuredText by antsibull-docs-parser, one page (synopsis, parameters, notes, examples).
-``add_to_index`` lists the pages in antsibull-docs' index.rst, so Sphinx -W sees no orphan page.
+"""For each extensions/eda/plugins/event_source/*.py of a collection (used by build_docsite.py): its
+documentation as ansible-doc reads a plugin's (ansible's get_docstring, with the collection's doc
+fragments), its markup as reStructuredText (antsibull-docs-parser), one page: synopsis, parameters,
+notes, examples. ``add_to_index`` lists the pages in index.rst, so Sphinx -W sees no orphan page.
 """
 
 from __future__ import annotations
@@ -19,7 +16,8 @@ from pathlib import Path
 
 from ansible.utils.plugin_docs import get_docstring
 from antsibull_docs_parser.parser import Context, parse
-from antsibull_docs_parser.rst import to_rst_plain
+from antsibull_docs_parser.rst import AntsibullRSTFormatter, rst_escape
+from antsibull_docs_parser.rst import to_rst as _to_rst
 
 EVENT_SOURCE_DIR = Path("extensions") / "eda" / "plugins" / "event_source"
 INDEX_SECTION = "Event sources"
@@ -58,7 +56,9 @@ def load(path: Path, collection_path: Path, namespace: str, name: str) -> dict:
     """The source's documentation, fragments merged, plus ``examples`` (the EXAMPLES text)."""
     try:
         doc, examples, _returns, _metadata = get_docstring(
-            str(Path(path).resolve()), DocFragments(collection_path, namespace, name), collection_name=f"{namespace}.{name}"
+            str(Path(path).resolve()),
+            DocFragments(collection_path, namespace, name),
+            collection_name=f"{namespace}.{name}",
         )
     except Exception as error:  # ansible's errors name the file and the unknown fragment
         raise DocError(f"{path}: {error}") from error
@@ -69,10 +69,17 @@ def load(path: Path, collection_path: Path, namespace: str, name: str) -> dict:
     return {**doc, "name": path.stem, "options": doc.get("options") or {}, "examples": examples or ""}
 
 
+class Formatter(AntsibullRSTFormatter):
+    """The roles of antsibull-docs' pages; E() as antsibull-docs writes a variable it does not document."""
+
+    def format_env_variable(self, part) -> str:
+        return "\\ :ansenvvar:`%s`\\ " % rst_escape(part.name, escape_ending_whitespace=True, must_not_be_empty=True)
+
+
 def to_rst(text) -> str:
-    """One paragraph of Ansible markup as reStructuredText."""
+    """One paragraph of Ansible markup as reStructuredText (no plugin type "event_source" for O() to link to)."""
     try:
-        return to_rst_plain(parse(str(text), Context(), errors="exception"))
+        return _to_rst(parse(str(text), Context(), errors="exception"), Formatter())
     except ValueError as error:
         raise DocError(str(error)) from error
 
@@ -112,8 +119,12 @@ def _option_rows(doc: dict, namespace: str, name: str) -> list[str]:
         left += [f"*added in {spec['version_added']}*"] if spec.get("version_added") else []
         right = [to_rst(paragraph) for paragraph in _paragraphs(spec.get("description"))]
         if spec.get("choices") is not None:
-            marks = [" (default)" if "default" in spec and choice == spec["default"] else "" for choice in spec["choices"]]
-            choices = [f"- {_literal(json.dumps(choice, default=str))}{mark}" for choice, mark in zip(spec["choices"], marks)]
+            marks = [
+                " (default)" if "default" in spec and choice == spec["default"] else "" for choice in spec["choices"]
+            ]
+            choices = [
+                f"- {_literal(json.dumps(choice, default=str))}{mark}" for choice, mark in zip(spec["choices"], marks)
+            ]
             right.append("Choices:\n\n" + "\n".join(choices))
         elif spec.get("default") is not None:
             right.append(f"Default: {_literal(json.dumps(spec['default'], default=str))}")
@@ -148,7 +159,10 @@ def render(doc: dict, namespace: str, name: str, source_path: str = "") -> str:
     lines += [f"An event source of ansible-rulebook (Event-Driven Ansible): {_literal(full_name)} in a rulebook's"]
     lines += ["``sources``.", "", ".. contents::", "   :local:", "   :depth: 1", ""]
     lines += _section("Synopsis", bullets("description")) + _section("Requirements", bullets("requirements"))
-    lines += _section("Parameters", _option_rows(doc, namespace, name) + [""] if doc["options"] else ["This event source has no parameters.", ""])
+    lines += _section(
+        "Parameters",
+        _option_rows(doc, namespace, name) + [""] if doc["options"] else ["This event source has no parameters.", ""],
+    )
     lines += _section("Notes", bullets("notes"))
     example = ["    " + line if line else "" for line in doc["examples"].strip("\n").splitlines()]
     lines += _section("Examples", [".. code-block:: yaml", "", *example, ""] if example else [])
@@ -180,6 +194,8 @@ def add_to_index(index: Path, docs: dict[str, dict], namespace: str, name: str) 
     for source, doc in sorted(docs.items()):
         summary = f" -- {to_rst(doc['short_description'])}" if doc.get("short_description") else ""
         lines.append(f"* :ref:`{source} event source <{option_label(namespace, name, source)}>`{summary}")
-    lines += ["", ".. toctree::", "    :maxdepth: 1", "    :hidden:", ""] + [f"    {page_name(s)}" for s in sorted(docs)]
+    lines += ["", ".. toctree::", "    :maxdepth: 1", "    :hidden:", ""] + [
+        f"    {page_name(s)}" for s in sorted(docs)
+    ]
     section = ["", f".. _event_sources_in_{namespace}.{name}:", "", *_section(INDEX_SECTION, lines, underline.group(1))]
     Path(index).write_text(text.rstrip("\n") + "\n" + "\n".join(section) + "\n", encoding="utf-8")

@@ -1,17 +1,11 @@
+# What no stock tool does: the guides (Markdown in docs/) as the docsite's reStructuredText, linked to each other.
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Write the docsite pages of the guides: docs/<guide>.md -> docs/docsite/rst/<guide>.rst, in a built copy.
-
-The guides are written (and read on the repository) in Markdown; Galaxy and antsibull-docs take a
-collection's extra documentation as reStructuredText under docs/docsite/rst/, listed in
-docs/docsite/extra-docs.yml. So the build of the collection (.ci/build_collection.sh) converts,
-with pandoc, each guide that extra-docs.yml lists into the copy it packs: the Markdown stays the
-one source, and no generated file is committed.
-
-Each page gets the label antsibull-docs requires (ansible_collections.gamepanel.panel.docsite.<ref>);
-a link to another listed guide becomes a reference to its page, a link to anything that does not
-ship (the repository's tests, .ci, Makefile...) keeps its text only, and comments (the docs test's
-markers) are dropped.
+"""docs/<guide>.md -> docs/docsite/rst/<guide>.rst in a built copy (.ci/build_collection.sh), for each
+guide docs/docsite/extra-docs.yml lists: pandoc converts, and this gives each page the label
+antsibull-docs requires (ansible_collections.gamepanel.panel.docsite.<ref>), makes a link to another
+listed guide a reference to its page and one to what does not ship (tests, .ci...) its text, and
+drops comments (the docs check's markers). No generated file is committed.
 
 Usage: python guides_to_rst.py COLLECTION_COPY   (with .venv/guides' Python: pypandoc-binary)
 """
