@@ -19,6 +19,7 @@ Usage: python .ci/docs_sources.py [REPO_ROOT]
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from pathlib import Path
@@ -28,13 +29,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from eda_docs import DocFragments  # noqa: E402  pylint: disable=wrong-import-position
 
-
-class _Missing:  # pylint: disable=too-few-public-methods
-    def __repr__(self):
-        return "nothing"
-
-
-MISSING = _Missing()
+MISSING = type("Missing", (), {"__repr__": lambda self: "nothing"})()  # an option without a default
 MARKUP = re.compile(r"\b[BCEIMOV]\(([^()]*)\)")
 EXAMPLE = re.compile(r"^<!-- example: (\S+) -->\n```[a-z]*\n(.*?)^```", re.M | re.S)
 PLAY_DEFAULT = re.compile(r"(?<![\w.])([a-z_][a-z0-9_]*)\s*\|\s*default\(([^()]*)\)")
@@ -90,13 +85,9 @@ def check_role_defaults(root: Path, specs: dict, problems: list) -> None:
 
 
 def header(text: str) -> str:
-    """A playbook's header comment, as one line."""
-    lines = []
-    for line in text.splitlines()[1:]:
-        if not line.startswith("#"):
-            break
-        lines.append(line[1:])
-    return " ".join(" ".join(lines).split())
+    """A playbook's header comment (the comment lines after the first line), as one line."""
+    lines = itertools.takewhile(lambda line: line.startswith("#"), text.splitlines()[1:])
+    return " ".join(" ".join(line[1:] for line in lines).split())
 
 
 def sentences(text: str) -> list[str]:
@@ -152,19 +143,16 @@ def check_examples(root: Path, problems: list) -> None:
     guides = [root / "README.md", *sorted(root.glob("docs/*.md")), *sorted(root.glob("roles/*/README.md"))]
     quoted = set()
     for guide in guides:
-        text = guide.read_text(encoding="utf-8")
+        text, where = guide.read_text(encoding="utf-8"), guide.relative_to(root)
         for target, block in EXAMPLE.findall(text):
             quoted.add(target)
-            path = root / target
-            if not path.is_file():
-                problems.append(f"{guide.relative_to(root)}: quotes {target}, which does not exist")
-            elif path.read_text(encoding="utf-8") != block:
-                problems.append(f"{guide.relative_to(root)}: the example under its marker is not {target} as it is")
+            if not (root / target).is_file():
+                problems.append(f"{where}: quotes {target}, which does not exist")
+            elif (root / target).read_text(encoding="utf-8") != block:
+                problems.append(f"{where}: the example under its marker is not {target} as it is")
         for table in re.findall(r"^\|(.*)\|\n\|[-| :]+\|$", text, re.M):
             if "default" in [cell.strip().lower() for cell in table.split("|")]:
-                problems.append(
-                    f"{guide.relative_to(root)}: a table with a default column ({table.strip()!r}): link the reference"
-                )
+                problems.append(f"{where}: a table with a default column ({table.strip()!r}): link the reference")
     for path in sorted(root.glob("docs/examples/*.yml")):
         if str(path.relative_to(root)) not in quoted:
             problems.append(

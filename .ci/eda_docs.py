@@ -108,6 +108,11 @@ def _literal(text: str) -> str:
     return ":literal:`%s`" % str(text).replace("\\", "\\\\").replace("`", "\\`")
 
 
+def _value(value) -> str:
+    """A default or choice as YAML and JSON write it: true, 30, "name", ["a", "b"]."""
+    return _literal(json.dumps(value, default=str))
+
+
 def _option_rows(doc: dict, namespace: str, name: str) -> list[str]:
     lines = [".. list-table::", "   :header-rows: 1", "   :widths: 30 70", "", "   * - Parameter", "     - Comments"]
     for option, spec in doc["options"].items():
@@ -119,15 +124,10 @@ def _option_rows(doc: dict, namespace: str, name: str) -> list[str]:
         left += [f"*added in {spec['version_added']}*"] if spec.get("version_added") else []
         right = [to_rst(paragraph) for paragraph in _paragraphs(spec.get("description"))]
         if spec.get("choices") is not None:
-            marks = [
-                " (default)" if "default" in spec and choice == spec["default"] else "" for choice in spec["choices"]
-            ]
-            choices = [
-                f"- {_literal(json.dumps(choice, default=str))}{mark}" for choice, mark in zip(spec["choices"], marks)
-            ]
-            right.append("Choices:\n\n" + "\n".join(choices))
+            default = [" (default)" if choice == spec.get("default", ()) else "" for choice in spec["choices"]]
+            right.append("Choices:\n\n" + "\n".join(f"- {_value(c)}{d}" for c, d in zip(spec["choices"], default)))
         elif spec.get("default") is not None:
-            right.append(f"Default: {_literal(json.dumps(spec['default'], default=str))}")
+            right.append(f"Default: {_value(spec['default'])}")
         right += [f"Environment variable: {_literal(entry['name'])}" for entry in spec.get("env") or []]
         right += [f"INI entry: {_literal('[%(section)s] %(key)s' % entry)}" for entry in spec.get("ini") or []]
         right += [f"Variable: {_literal(entry['name'])}" for entry in spec.get("vars") or []]
@@ -159,10 +159,8 @@ def render(doc: dict, namespace: str, name: str, source_path: str = "") -> str:
     lines += [f"An event source of ansible-rulebook (Event-Driven Ansible): {_literal(full_name)} in a rulebook's"]
     lines += ["``sources``.", "", ".. contents::", "   :local:", "   :depth: 1", ""]
     lines += _section("Synopsis", bullets("description")) + _section("Requirements", bullets("requirements"))
-    lines += _section(
-        "Parameters",
-        _option_rows(doc, namespace, name) + [""] if doc["options"] else ["This event source has no parameters.", ""],
-    )
+    table = _option_rows(doc, namespace, name) if doc["options"] else ["This event source has no parameters."]
+    lines += _section("Parameters", table + [""])
     lines += _section("Notes", bullets("notes"))
     example = ["    " + line if line else "" for line in doc["examples"].strip("\n").splitlines()]
     lines += _section("Examples", [".. code-block:: yaml", "", *example, ""] if example else [])
@@ -194,8 +192,7 @@ def add_to_index(index: Path, docs: dict[str, dict], namespace: str, name: str) 
     for source, doc in sorted(docs.items()):
         summary = f" -- {to_rst(doc['short_description'])}" if doc.get("short_description") else ""
         lines.append(f"* :ref:`{source} event source <{option_label(namespace, name, source)}>`{summary}")
-    lines += ["", ".. toctree::", "    :maxdepth: 1", "    :hidden:", ""] + [
-        f"    {page_name(s)}" for s in sorted(docs)
-    ]
+    lines += ["", ".. toctree::", "    :maxdepth: 1", "    :hidden:", ""]
+    lines += [f"    {page_name(source)}" for source in sorted(docs)]
     section = ["", f".. _event_sources_in_{namespace}.{name}:", "", *_section(INDEX_SECTION, lines, underline.group(1))]
     Path(index).write_text(text.rstrip("\n") + "\n" + "\n".join(section) + "\n", encoding="utf-8")
