@@ -55,14 +55,12 @@ def ansible_inventory(path: Path) -> None:
     base = yaml.safe_load((Path(ansible.__file__).parent / "config" / "base.yml").read_text(encoding="utf-8"))
     labels = sorted(ANSIBLE_LABELS.items())
     lines = [f"{label} std:label -1 {page}#{label.replace('_', '-')} {title}" for label, (page, title) in labels]
-    envvars = sorted(
-        {entry["name"] for setting in base.values() if isinstance(setting, dict) for entry in setting.get("env") or []}
-    )
-    lines += [f"{name} std:envvar 1 reference_appendices/config.html#envvar-$ -" for name in envvars]
-    header = (
-        f"# Sphinx inventory version 2\n# Project: Ansible\n# Version: {ansible.__version__}\n"
-        "# The remainder of this file is compressed using zlib.\n"
-    )
+    envvars = {
+        entry["name"] for setting in base.values() if isinstance(setting, dict) for entry in setting.get("env") or []
+    }
+    lines += [f"{name} std:envvar 1 reference_appendices/config.html#envvar-$ -" for name in sorted(envvars)]
+    header = f"# Sphinx inventory version 2\n# Project: Ansible\n# Version: {ansible.__version__}\n"
+    header += "# The remainder of this file is compressed using zlib.\n"
     path.write_bytes(header.encode() + zlib.compress(("\n".join(lines) + "\n").encode()))
 
 
@@ -89,13 +87,11 @@ def build(site: Path, collection_path: Path) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument(
-        "--collection-path", required=True, type=Path, help="the built collection (ansible_collections/gamepanel/panel)"
+        "--collection-path", required=True, type=Path, help="the installed ansible_collections/gamepanel/panel"
     )
     parser.add_argument("--dest", required=True, type=Path, help="work directory (emptied)")
     options = parser.parse_args()
-    if COLLECTION.replace(".", "/") not in str(options.collection_path) or not os.environ.get(
-        "ANSIBLE_COLLECTIONS_PATH"
-    ):
+    if "gamepanel/panel" not in str(options.collection_path) or not os.environ.get("ANSIBLE_COLLECTIONS_PATH"):
         raise SystemExit("give the installed collection, and its collections path in ANSIBLE_COLLECTIONS_PATH")
 
     shutil.rmtree(options.dest, ignore_errors=True)

@@ -26,11 +26,6 @@ PLACEHOLDER_DOMAINS = ("example.com", "example.net", "example.org", "example", "
 NOT_PUBLISHED = "not published yet: galaxy.yml names no repository"
 
 
-def placeholder_host(host):
-    host = (host or "").lower().rstrip(".")
-    return any(host == domain or host.endswith("." + domain) for domain in PLACEHOLDER_DOMAINS)
-
-
 def problems(galaxy):
     """What is wrong with the addresses of ``galaxy`` (galaxy.yml's content): one line each."""
     found = []
@@ -39,9 +34,10 @@ def problems(galaxy):
         if value is None:
             continue
         parts = urlsplit(str(value))
-        if parts.scheme != "https" or not parts.hostname:
+        host = (parts.hostname or "").rstrip(".")  # urlsplit gives it in lower case
+        if parts.scheme != "https" or not host:
             found.append("galaxy.yml: %s is %r, not an https address" % (key, value))
-        elif placeholder_host(parts.hostname):
+        elif any(host == domain or host.endswith("." + domain) for domain in PLACEHOLDER_DOMAINS):
             found.append(
                 "galaxy.yml: %s is %s, a placeholder (%s is reserved for examples): give the real address, "
                 "or leave %s out until there is one" % (key, value, parts.hostname, key)

@@ -98,10 +98,7 @@ def test_markup_is_converted_not_left_raw(fleet_events):
     page = fleet_events[1]
     prose = page.split("\nExamples\n", 1)[0]
     assert not re.search(r"\b(?:RV|[CIBUMOVEPL])\(", prose), "Ansible markup left in the page"
-    assert (
-        "every :ansopt:`interval` seconds (\\ :literal:`GET /servers`\\ , one request a page)"
-        in prose
-    )
+    assert "every :ansopt:`interval` seconds (\\ :literal:`GET /servers`\\ , one request a page)" in prose
     assert "under :strong:`Settings → API tokens`." in prose
     assert "(\\ :ansval:`status\\_changed`\\ , :ansval:`restarted`\\ ," in prose
 
