@@ -1,14 +1,9 @@
 # What no stock tool does: the docsite with the event source pages antsibull-docs lacks, built offline.
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Build the collection's docsite (`make docsite`; run with .venv/docsite's Python).
-
-This runs `antsibull-docs sphinx-init` and the two steps of the build.sh it writes, with a step
-between them: antsibull-docs writes the pages of the modules, plugins, roles and guides, then
-eda_docs.py adds a page for each event source and lists it in index.rst, then Sphinx writes the
-HTML with warnings as errors (-W), offline: references into Ansible's documentation resolve through
-an inventory written here (ansible-core's configuration and the few labels antsibull-docs' templates
-link to). The event source pages must then show every option.
+"""`make docsite` (.venv/docsite's Python): `antsibull-docs sphinx-init`, then the two steps of its build.sh
+with eda_docs.py's event source pages added between them, Sphinx with -W and offline (Ansible's docs through
+an inventory written here from ansible-core's configuration); each event source page must show every option.
 """
 
 from __future__ import annotations

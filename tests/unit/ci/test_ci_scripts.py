@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-""".ci/ holds only what no stock tool does (docs/development.md, "The map"): each script says what in its
+""".ci/ holds only what no stock tool does (docs/development.md, "Repository layout"): each script says what in its
 first line, after the shebang if any, and the whole of .ci/ stays within 1,000 lines."""
 
 from __future__ import annotations
