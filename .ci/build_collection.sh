@@ -1,18 +1,14 @@
 #!/usr/bin/env bash
-# Build the collection every check uses (the Makefile's `collection` step):
+# What no stock tool does: builds the collection from a clean copy with the guides' docsite pages in it.
+# (ansible-galaxy builds from the checkout itself, and the docsite wants reStructuredText where the guides
+# are Markdown.) The Makefile's `collection` step:
 # 1. a clean copy of the checkout (tracked and untracked-not-ignored files) under
-#    BUILD/ansible_collections/gamepanel/panel, where ansible-test needs it (it refuses a
-#    symlink).  The copy gets a throwaway git repository: inside this checkout ansible-test
-#    would otherwise take the outer repository, where build/ is ignored, and see no file;
-# 2. the docsite pages of the guides written into that copy (.ci/guides_to_rst.py: Markdown in
-#    docs/ -> reStructuredText under docs/docsite/rst/, generated, never committed);
-# 3. the tarball built from that copy (galaxy.yml's manifest says what ships), installed into
-#    BUILD/collections.
-# No stock tool does 1 and 2: ansible-galaxy builds from the checkout itself, and the docsite wants
-# reStructuredText where the guides are Markdown.
+#    BUILD/ansible_collections/gamepanel/panel, where ansible-test needs it (not a symlink), with a
+#    throwaway git repository (in the outer one, where build/ is ignored, ansible-test would see no file);
+# 2. the guides' docsite pages written into it (.ci/guides_to_rst.py, with GUIDES_BIN_DIR's pandoc);
+# 3. its tarball (galaxy.yml's manifest says what ships), installed into BUILD/collections.
 # ansible-test's output in the old copy (its delegation venv lives there) is kept.
-# Usage (from the checkout): .ci/build_collection.sh BUILD ANSIBLE_BIN_DIR GUIDES_BIN_DIR (ANSIBLE_BIN_DIR: .venv/collection/bin); ANSIBLE_* from the
-# environment (GUIDES_BIN_DIR: the venv with pypandoc-binary, .venv/guides).
+# Usage (from the checkout): .ci/build_collection.sh BUILD ANSIBLE_BIN_DIR GUIDES_BIN_DIR
 set -euo pipefail
 build=$1
 bin=$2

@@ -1,16 +1,9 @@
+# What no stock tool does: the docsite with the event source pages antsibull-docs lacks, built offline.
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Build the collection's docsite (`make docsite`; run with .venv/docsite's Python).
-
-What no stock tool does for it: antsibull-docs knows no Event-Driven Ansible event source, and its
-sphinx-init site downloads Ansible's intersphinx inventory. So this runs `antsibull-docs sphinx-init`
-and the two steps of the build.sh it writes (not build.sh itself): antsibull-docs writes the
-reStructuredText of the modules, plugins, roles and guides, then .ci/eda_docs.py adds a page for each
-event source (extensions/eda/plugins/event_source/*.py) and lists it in index.rst, then Sphinx
-writes the HTML with warnings as errors (-W), offline: references into Ansible's documentation
-resolve through an inventory written here from ansible-core's configuration definitions and the
-few labels antsibull-docs' templates link to. The event source pages must then show every option.
-(`make docs-check` runs antsibull-docs lint-collection-docs on the same collection.)
+"""`make docsite` (.venv/docsite's Python): `antsibull-docs sphinx-init`, then the two steps of its build.sh
+with eda_docs.py's event source pages added between them, Sphinx with -W and offline (Ansible's docs through
+an inventory written here from ansible-core's configuration); each event source page must show every option.
 """
 
 from __future__ import annotations
@@ -30,24 +23,18 @@ import eda_docs  # noqa: E402  pylint: disable=wrong-import-position
 
 COLLECTION = "gamepanel.panel"
 ANSIBLE_DOCS = "https://docs.ansible.com/projects/ansible/devel/"
-# Labels of Ansible's documentation that antsibull-docs' page templates refer to.
+# Labels of Ansible's documentation that antsibull-docs' page templates refer to: its page, title (anchor: the label).
 ANSIBLE_LABELS = {
-    "ansible_configuration_settings": (
-        "reference_appendices/config.html#ansible-configuration-settings",
-        "Ansible Configuration Settings",
-    ),
-    "common_return_values": ("reference_appendices/common_return_values.html#common-return-values", "Return Values"),
-    "action_plugins": ("plugins/action.html#action-plugins", "Action plugins"),
-    "callback_plugins": ("plugins/callback.html#callback-plugins", "Callback plugins"),
+    "ansible_configuration_settings": ("reference_appendices/config.html", "Ansible Configuration Settings"),
+    "common_return_values": ("reference_appendices/common_return_values.html", "Return Values"),
+    "action_plugins": ("plugins/action.html", "Action plugins"),
+    "callback_plugins": ("plugins/callback.html", "Callback plugins"),
     "collections_keyword": (
-        "collections_guide/collections_using_playbooks.html#collections-keyword",
+        "collections_guide/collections_using_playbooks.html",
         "Simplifying module names with the collections keyword",
     ),
-    "list_of_collections": ("collections/index.html#list-of-collections", "Collection Index"),
-    "list_of_callback_plugins": (
-        "collections/index_callback.html#list-of-callback-plugins",
-        "Index of all Callback Plugins",
-    ),
+    "list_of_collections": ("collections/index.html", "Collection Index"),
+    "list_of_callback_plugins": ("collections/index_callback.html", "Index of all Callback Plugins"),
 }
 
 
@@ -61,42 +48,19 @@ def ansible_inventory(path: Path) -> None:
     import ansible  # pylint: disable=import-outside-toplevel
 
     base = yaml.safe_load((Path(ansible.__file__).parent / "config" / "base.yml").read_text(encoding="utf-8"))
-    lines = [f"{label} std:label -1 {uri} {title}" for label, (uri, title) in sorted(ANSIBLE_LABELS.items())]
-    envvars = sorted(
-        {entry["name"] for setting in base.values() if isinstance(setting, dict) for entry in setting.get("env") or []}
-    )
-    lines += [f"{name} std:envvar 1 reference_appendices/config.html#envvar-$ -" for name in envvars]
-    header = (
-        f"# Sphinx inventory version 2\n# Project: Ansible\n# Version: {ansible.__version__}\n"
-        "# The remainder of this file is compressed using zlib.\n"
-    )
+    labels = sorted(ANSIBLE_LABELS.items())
+    lines = [f"{label} std:label -1 {page}#{label.replace('_', '-')} {title}" for label, (page, title) in labels]
+    envvars = {
+        entry["name"] for setting in base.values() if isinstance(setting, dict) for entry in setting.get("env") or []
+    }
+    lines += [f"{name} std:envvar 1 reference_appendices/config.html#envvar-$ -" for name in sorted(envvars)]
+    header = f"# Sphinx inventory version 2\n# Project: Ansible\n# Version: {ansible.__version__}\n"
+    header += "# The remainder of this file is compressed using zlib.\n"
     path.write_bytes(header.encode() + zlib.compress(("\n".join(lines) + "\n").encode()))
 
 
-def missing_event_source_options(page: Path, collection_path: Path, source: str) -> list[str]:
-    """The options of the event source (its fragments' included) whose anchor its page lacks."""
-    if not page.is_file():
-        return [page.name]
-    namespace, name = COLLECTION.split(".")
-    path = collection_path / eda_docs.EVENT_SOURCE_DIR / f"{source}.py"
-    doc = eda_docs.load(path, collection_path, namespace, name)
-    if not doc["options"]:
-        return []
-    text = page.read_text(encoding="utf-8")
-    return [
-        f"{page.name}#{option}"
-        for option in doc["options"]
-        if f'id="{eda_docs.option_id(namespace, name, source, option)}"' not in text
-    ]
-
-
-def build(site: Path, collection_path: Path) -> Path:
-    """What sphinx-init's build.sh does, with the event source pages added between its two steps.
-
-    build.sh is not run: antsibull-docs writes the reStructuredText of the modules, plugins and
-    roles into rst/, then .ci/eda_docs.py adds a page for each event source (antsibull-docs knows
-    none) and lists them in rst/index.rst, then Sphinx builds the HTML with warnings as errors.
-    """
+def build(site: Path, collection_path: Path) -> list[str]:
+    """What sphinx-init's build.sh does, the event source pages added between its two steps; what they lack."""
     rst = site / "rst"
     rst.mkdir(exist_ok=True)  # sphinx-init writes rst/index.rst; antsibull-docs replaces it
     rst.chmod(0o755)  # antsibull-docs wants that directory only writable by itself
@@ -105,22 +69,24 @@ def build(site: Path, collection_path: Path) -> Path:
     namespace, name = COLLECTION.split(".")
     pages = eda_docs.write_pages(collection_path, rst, namespace, name)
     eda_docs.add_to_index(rst / "index.rst", pages, namespace, name)
-    for source in sorted(pages):
-        print(f"event source page: rst/{eda_docs.page_name(source)}.rst", flush=True)
     run(["sphinx-build", "-M", "html", "rst", "build", "-c", ".", "-W", "--keep-going"], cwd=site)
-    return site / "build" / "html"
+    missing = []
+    for source, doc in sorted(pages.items()):
+        page = site / "build" / "html" / f"{eda_docs.page_name(source)}.html"
+        text = page.read_text(encoding="utf-8") if page.is_file() else ""
+        ids = [eda_docs.option_id(namespace, name, source, option) for option in doc["options"]]
+        missing += [f"{page.name}#{option}" for option, id_ in zip(doc["options"], ids) if f'id="{id_}"' not in text]
+    return missing
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument(
-        "--collection-path", required=True, type=Path, help="the built collection (ansible_collections/gamepanel/panel)"
+        "--collection-path", required=True, type=Path, help="the installed ansible_collections/gamepanel/panel"
     )
     parser.add_argument("--dest", required=True, type=Path, help="work directory (emptied)")
     options = parser.parse_args()
-    if COLLECTION.replace(".", "/") not in str(options.collection_path) or not os.environ.get(
-        "ANSIBLE_COLLECTIONS_PATH"
-    ):
+    if "gamepanel/panel" not in str(options.collection_path) or not os.environ.get("ANSIBLE_COLLECTIONS_PATH"):
         raise SystemExit("give the installed collection, and its collections path in ANSIBLE_COLLECTIONS_PATH")
 
     shutil.rmtree(options.dest, ignore_errors=True)
@@ -139,17 +105,10 @@ def main() -> int:
             "\n# make docsite (.ci/build_docsite.py): offline, Ansible's docs through a local inventory only.\n"
             f"intersphinx_mapping = {{'ansible_devel': ({ANSIBLE_DOCS!r}, {str(inventory)!r})}}\n"
         )
-    html = build(site, options.collection_path)
-    missing = [
-        miss
-        for source in eda_docs.event_sources(options.collection_path)
-        for miss in missing_event_source_options(
-            html / f"{eda_docs.page_name(source.stem)}.html", options.collection_path, source.stem
-        )
-    ]
+    missing = build(site, options.collection_path)
     if missing:
         raise SystemExit("the docsite lacks: " + ", ".join(missing))
-    print(f"docsite: {html}")
+    print(f"docsite: {site / 'build' / 'html'}")
     return 0
 
 

@@ -1,16 +1,12 @@
+# What no stock tool does: refuses a placeholder address (example.com, *.invalid...) in galaxy.yml.
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The addresses galaxy.yml gives Galaxy: real ones, or none (make release-metadata, part of make release-check).
+"""galaxy.yml's repository, documentation, homepage and issues: each a real https address, or left out.
 
-A release ships galaxy.yml's repository, documentation, homepage and issues to Galaxy, where users
-follow them: an address there must be a real https address, never a placeholder (example.com,
-*.invalid, *.test, localhost...). One that has no address yet is left out; the check then says so.
-
-    python .ci/check_release_metadata.py ROOT              the check; exit 1 when an address is a placeholder
-    python .ci/check_release_metadata.py --importer-copy TARBALL COPY
-        galaxy-importer requires a repository: while galaxy.yml has none, make galaxy-importer checks
-        COPY, the tarball whose MANIFEST.json says the repository is not published (no address), and
-        says so. Galaxy itself refuses the real tarball until galaxy.yml names the repository.
+python .ci/check_release_metadata.py ROOT      (make release-metadata) exit 1 on a placeholder
+python .ci/check_release_metadata.py --importer-copy TARBALL COPY
+    galaxy-importer requires a repository: while galaxy.yml has none, make galaxy-importer checks
+    COPY, TARBALL whose MANIFEST.json says the repository is not published (no address).
 """
 
 from __future__ import annotations
@@ -30,11 +26,6 @@ PLACEHOLDER_DOMAINS = ("example.com", "example.net", "example.org", "example", "
 NOT_PUBLISHED = "not published yet: galaxy.yml names no repository"
 
 
-def placeholder_host(host):
-    host = (host or "").lower().rstrip(".")
-    return any(host == domain or host.endswith("." + domain) for domain in PLACEHOLDER_DOMAINS)
-
-
 def problems(galaxy):
     """What is wrong with the addresses of ``galaxy`` (galaxy.yml's content): one line each."""
     found = []
@@ -43,9 +34,10 @@ def problems(galaxy):
         if value is None:
             continue
         parts = urlsplit(str(value))
-        if parts.scheme != "https" or not parts.hostname:
+        host = (parts.hostname or "").rstrip(".")  # urlsplit gives it in lower case
+        if parts.scheme != "https" or not host:
             found.append("galaxy.yml: %s is %r, not an https address" % (key, value))
-        elif placeholder_host(parts.hostname):
+        elif any(host == domain or host.endswith("." + domain) for domain in PLACEHOLDER_DOMAINS):
             found.append(
                 "galaxy.yml: %s is %s, a placeholder (%s is reserved for examples): give the real address, "
                 "or leave %s out until there is one" % (key, value, parts.hostname, key)
@@ -81,8 +73,7 @@ def main(argv):
     with open(os.path.join(argv[0], "galaxy.yml"), encoding="utf-8") as handle:
         galaxy = yaml.safe_load(handle) or {}
     found = problems(galaxy)
-    for line in found:
-        print("FAILED: " + line)
+    print("\n".join("FAILED: " + line for line in found) or "release-metadata: no placeholder address in galaxy.yml")
     left_out = missing(galaxy)
     if left_out:
         print(
@@ -90,8 +81,6 @@ def main(argv):
             "collection only with a repository: add it to galaxy.yml once the repository is published."
             % ", ".join(left_out)
         )
-    if not found:
-        print("release-metadata: no placeholder address in galaxy.yml")
     return 1 if found else 0
 
 

@@ -1,26 +1,25 @@
+# What no stock tool does: holds against the code what restates it where no doc fragment reaches.
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The documentation no stock tool holds against the code (run by `make docs-check`).
-
-antsibull-docs, ansible-doc and ansible-test read DOCUMENTATION and meta/argument_specs.yml, but not
-what repeats them where no doc fragment can be included, nor the examples the guides quote:
+"""The docs check of `make docs-check` beside antsibull-docs lint-collection-docs, which reads only
+DOCUMENTATION and meta/argument_specs.yml:
 
 1. defaults/main.yml of each role gives every option the default meta/argument_specs.yml documents;
 2. a ready playbook's header comment (playbooks/*.yml), and a rulebook's, lists each variable its
-   code reads with ``| default(X)`` with that default, names ``ansible-doc -t role`` for each role it applies, and
-   every role variable it names exists in that role's argument specs, with its default when it says one;
-3. the token wording: the roles' argument specs and the playbook headers say where a job's token comes
-   from in the one sentence of plugins/doc_fragments/panel.py's JOB_TOKEN (markup aside), and no other;
+   code reads with ``| default(X)`` with that default, names ``ansible-doc -t role`` for each role it
+   applies, and every role variable it names exists in that role's argument specs, with its default;
+3. the roles' argument specs and the playbook headers say where a job's token comes from in the one
+   sentence of plugins/doc_fragments/panel.py's JOB_TOKEN (markup aside), and in no other;
 4. a guide's example (a fenced block right after ``<!-- example: docs/examples/FILE -->``) is the
-   file as it is (ansible-lint lints the files, tests/integration runs them), and every file under
-   docs/examples/*.yml is quoted by a guide;
-5. no guide restates options in a table with a ``default`` column: the reference (docs/development.md,
-   "Where options are documented") holds them.
+   file as it is (ansible-lint lints the files, tests/integration runs them), and a guide quotes
+   every docs/examples/*.yml;
+5. no guide restates options in a table with a ``default`` column: the reference holds them.
 Usage: python .ci/docs_sources.py [REPO_ROOT]
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from pathlib import Path
@@ -28,15 +27,9 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from eda_docs import string_constants  # noqa: E402  pylint: disable=wrong-import-position
+from eda_docs import DocFragments  # noqa: E402  pylint: disable=wrong-import-position
 
-
-class _Missing:  # pylint: disable=too-few-public-methods
-    def __repr__(self):
-        return "nothing"
-
-
-MISSING = _Missing()
+MISSING = type("Missing", (), {"__repr__": lambda self: "nothing"})()  # an option without a default
 MARKUP = re.compile(r"\b[BCEIMOV]\(([^()]*)\)")
 EXAMPLE = re.compile(r"^<!-- example: (\S+) -->\n```[a-z]*\n(.*?)^```", re.M | re.S)
 PLAY_DEFAULT = re.compile(r"(?<![\w.])([a-z_][a-z0-9_]*)\s*\|\s*default\(([^()]*)\)")
@@ -50,7 +43,7 @@ def plain(text: str) -> str:
 
 def job_token(root: Path) -> str:
     """The canonical sentence: the note of the doc fragment gamepanel.panel.panel.job_token."""
-    fragment = string_constants(root / "plugins" / "doc_fragments" / "panel.py")["JOB_TOKEN"]
+    fragment = DocFragments(root, "gamepanel", "panel").get("gamepanel.panel.panel").JOB_TOKEN
     return plain(yaml.safe_load(fragment)["notes"][0])
 
 
@@ -92,13 +85,9 @@ def check_role_defaults(root: Path, specs: dict, problems: list) -> None:
 
 
 def header(text: str) -> str:
-    """A playbook's header comment, as one line."""
-    lines = []
-    for line in text.splitlines()[1:]:
-        if not line.startswith("#"):
-            break
-        lines.append(line[1:])
-    return " ".join(" ".join(lines).split())
+    """A playbook's header comment (the comment lines after the first line), as one line."""
+    lines = itertools.takewhile(lambda line: line.startswith("#"), text.splitlines()[1:])
+    return " ".join(" ".join(line[1:] for line in lines).split())
 
 
 def sentences(text: str) -> list[str]:
@@ -154,19 +143,16 @@ def check_examples(root: Path, problems: list) -> None:
     guides = [root / "README.md", *sorted(root.glob("docs/*.md")), *sorted(root.glob("roles/*/README.md"))]
     quoted = set()
     for guide in guides:
-        text = guide.read_text(encoding="utf-8")
+        text, where = guide.read_text(encoding="utf-8"), guide.relative_to(root)
         for target, block in EXAMPLE.findall(text):
             quoted.add(target)
-            path = root / target
-            if not path.is_file():
-                problems.append(f"{guide.relative_to(root)}: quotes {target}, which does not exist")
-            elif path.read_text(encoding="utf-8") != block:
-                problems.append(f"{guide.relative_to(root)}: the example under its marker is not {target} as it is")
+            if not (root / target).is_file():
+                problems.append(f"{where}: quotes {target}, which does not exist")
+            elif (root / target).read_text(encoding="utf-8") != block:
+                problems.append(f"{where}: the example under its marker is not {target} as it is")
         for table in re.findall(r"^\|(.*)\|\n\|[-| :]+\|$", text, re.M):
             if "default" in [cell.strip().lower() for cell in table.split("|")]:
-                problems.append(
-                    f"{guide.relative_to(root)}: a table with a default column ({table.strip()!r}): link the reference"
-                )
+                problems.append(f"{where}: a table with a default column ({table.strip()!r}): link the reference")
     for path in sorted(root.glob("docs/examples/*.yml")):
         if str(path.relative_to(root)) not in quoted:
             problems.append(

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# Print the first working Python interpreter for the given versions, best first
-# (for example: .ci/find_python.sh 3.13 3.12).  The Makefile sets PYTHON_OLDEST and
-# PYTHON_LATEST with it.  pyenv's shims of versions that are not the global one fail when
-# run, so pyenv's real interpreters under $(pyenv root) come first, then pythonX.Y on PATH,
-# then python3.  Prints nothing when none works.
+# What no stock tool does: prints the first Python of the given versions that runs (pyenv's shims may not).
+# For example .ci/find_python.sh 3.13 3.12 (the Makefile sets PYTHON_OLDEST and PYTHON_LATEST with it):
+# pyenv's real interpreters under $(pyenv root) first, then pythonX.Y on PATH, then python3; nothing if none works.
 set -u
 root=$(pyenv root 2>/dev/null || true)
 candidates=()

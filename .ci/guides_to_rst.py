@@ -1,17 +1,11 @@
+# What no stock tool does: the guides (Markdown in docs/) as the docsite's reStructuredText, linked to each other.
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Write the docsite pages of the guides: docs/<guide>.md -> docs/docsite/rst/<guide>.rst, in a built copy.
-
-The guides are written (and read on the repository) in Markdown; Galaxy and antsibull-docs take a
-collection's extra documentation as reStructuredText under docs/docsite/rst/, listed in
-docs/docsite/extra-docs.yml. So the build of the collection (.ci/build_collection.sh) converts,
-with pandoc, each guide that extra-docs.yml lists into the copy it packs: the Markdown stays the
-one source, and no generated file is committed.
-
-Each page gets the label antsibull-docs requires (ansible_collections.gamepanel.panel.docsite.<ref>);
-a link to another listed guide becomes a reference to its page, a link to anything that does not
-ship (the repository's tests, .ci, Makefile...) keeps its text only, and comments (the docs test's
-markers) are dropped.
+"""docs/<guide>.md -> docs/docsite/rst/<guide>.rst in a built copy (.ci/build_collection.sh), for each
+guide docs/docsite/extra-docs.yml lists: pandoc converts, and this gives each page the label
+antsibull-docs requires (ansible_collections.gamepanel.panel.docsite.<ref>), makes a link to another
+listed guide a reference to its page and one to what does not ship (tests, .ci...) its text, and
+drops comments (the docs check's markers). No generated file is committed.
 
 Usage: python guides_to_rst.py COLLECTION_COPY   (with .venv/guides' Python: pypandoc-binary)
 """
@@ -19,7 +13,6 @@ Usage: python guides_to_rst.py COLLECTION_COPY   (with .venv/guides' Python: pyp
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -103,20 +96,16 @@ def rst_text(text: str) -> str:
     return text.replace("`", "").replace("<", "").replace(">", "").replace("*", "")
 
 
-def convert(pandoc: str, markdown: str) -> str:
-    completed = subprocess.run(
-        # no heading ids (antsibull-docs allows only labels of its own prefix); tables as list-table,
-        # whose cells may grow when a placeholder becomes its :ref: role
-        [pandoc, "--from", "gfm-gfm_auto_identifiers", "--to", "rst", "--wrap", "preserve", "--list-tables"],
-        input=markdown,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return completed.stdout
+def convert(markdown: str) -> str:
+    """The page as pandoc writes it (pypandoc-binary, only in .venv/guides, which runs this script): no heading
+    ids (antsibull-docs allows only its own labels); tables as list-table, whose cells may grow with a :ref:."""
+    import pypandoc  # pylint: disable=import-outside-toplevel
+
+    options = ["--wrap", "preserve", "--list-tables"]
+    return pypandoc.convert_text(markdown, "rst", format="gfm-gfm_auto_identifiers", extra_args=options)
 
 
-def write_pages(copy: Path, pandoc: str) -> list[Path]:
+def write_pages(copy: Path) -> list[Path]:
     refs = guide_refs(copy)
     written = []
     (copy / RST_DIR).mkdir(parents=True, exist_ok=True)
@@ -125,7 +114,7 @@ def write_pages(copy: Path, pandoc: str) -> list[Path]:
         text = VAULT_YAML.sub(lambda match: "```text\n" + match.group(1) + "```", source.read_text(encoding="utf-8"))
         markdown, roles = relink(label_plain_fences(COMMENT.sub("", text)), set(refs), source.parent)
         page = copy / RST_DIR / (ref + ".rst")
-        rst = restore(convert(pandoc, markdown), roles)
+        rst = restore(convert(markdown), roles)
         page.write_text(".. _%s%s:\n\n%s" % (LABEL_PREFIX, ref, rst), encoding="utf-8")
         written.append(page)
     return written
@@ -134,11 +123,8 @@ def write_pages(copy: Path, pandoc: str) -> list[Path]:
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         raise SystemExit("usage: guides_to_rst.py COLLECTION_COPY")
-    # pypandoc is only in .venv/guides, which runs this script
-    import pypandoc  # pylint: disable=import-outside-toplevel
-
     copy = Path(argv[1])
-    pages = write_pages(copy, pypandoc.get_pandoc_path())
+    pages = write_pages(copy)
     print("guides: %d docsite pages written under %s" % (len(pages), copy / RST_DIR))
     return 0
 

@@ -5,7 +5,8 @@
 The renderer is CI tooling, not part of the collection: like .ci/, this folder does not ship
 (galaxy.yml's build_ignore). `make docsite` builds the pages with Sphinx -W and checks every
 option's anchor; these tests pin what the page says: fleet_events' own options and the doc
-fragment's, their types, defaults and choices, and Ansible markup turned into RST.
+fragment's (merged by ansible's get_docstring), their types, defaults and choices, and Ansible
+markup turned into RST (by antsibull-docs-parser, pinned in the test venvs for these tests).
 """
 
 from __future__ import annotations
@@ -44,15 +45,15 @@ def test_the_collection_has_fleet_events_as_its_event_source():
     assert eda_docs.event_sources(REPO_ROOT) == [SOURCE]
 
 
-def test_fragment_options_come_first_then_the_source_own(fleet_events):
+def test_the_source_own_options_come_first_then_the_fragments_as_ansible_doc_merges_them(fleet_events):
     doc = fleet_events[0]
     options = list(doc["options"])
-    fragment = ["api_token", "base_url", "api_variant", "validate_certs", "request_timeout", "rate_limit"]
-    assert options[: len(fragment)] == fragment
-    assert "allow_insecure_http" in options and "retry_timeout" in options
     own = ["interval", "stopped_statuses", "crash_limit", "crash_window", "retry_after", "leave_alone", "found_stopped"]
     own += ["budget_share", "inventory", "hostname_source"]
-    assert options[-len(own) :] == own
+    assert options[: len(own)] == own
+    fragment = ["api_token", "base_url", "api_variant", "validate_certs", "request_timeout", "rate_limit"]
+    assert options[len(own) : len(own) + len(fragment)] == fragment
+    assert "allow_insecure_http" in options and "retry_timeout" in options
     # What the fragment adds besides options: the requirement of requests, its note.
     assert any("requests" in requirement for requirement in doc["requirements"])
     assert any("GAMEPANEL_STATE_DIR" in note for note in doc["notes"])
@@ -64,7 +65,7 @@ def test_page_has_title_synopsis_and_every_option_anchor(fleet_events):
     assert "Events for every change of a game server of the panel" in page
     for option in doc["options"]:
         assert f".. _{eda_docs.option_label('gamepanel', 'panel', 'fleet_events', option)}:" in page
-        assert f"**{option.replace('_', chr(92) + '_')}**" in page
+        assert f":strong:`{option.replace('_', chr(92) + '_')}`" in page
     for heading in ("Synopsis", "Requirements", "Parameters", "Notes", "Examples"):
         assert f"\n{heading}\n{'-' * len(heading)}\n" in page
 
@@ -72,7 +73,7 @@ def test_page_has_title_synopsis_and_every_option_anchor(fleet_events):
 def test_fragment_option_shows_its_environment_variable_and_choices(fleet_events):
     page = fleet_events[1]
     token = option_cell(page, "api_token")
-    assert ":literal:`GAMEPANEL_API_TOKEN`" in token
+    assert ":ansenvvar:`GAMEPANEL\\_API\\_TOKEN`" in token
     assert ":literal:`string`" in token
     variant = option_cell(page, "api_variant")
     assert '- :literal:`"live"` (default)' in variant
@@ -97,9 +98,9 @@ def test_markup_is_converted_not_left_raw(fleet_events):
     page = fleet_events[1]
     prose = page.split("\nExamples\n", 1)[0]
     assert not re.search(r"\b(?:RV|[CIBUMOVEPL])\(", prose), "Ansible markup left in the page"
-    assert "every :literal:`interval` seconds (\\ :literal:`GET /servers`\\ , one request a page)" in prose
-    assert "under **Settings → API tokens**\\ ." in prose
-    assert "(\\ :literal:`status_changed`\\ , :literal:`restarted`\\ ," in prose
+    assert "every :ansopt:`interval` seconds (\\ :literal:`GET /servers`\\ , one request a page)" in prose
+    assert "under :strong:`Settings → API tokens`." in prose
+    assert "(\\ :ansval:`status\\_changed`\\ , :ansval:`restarted`\\ ," in prose
 
 
 def test_examples_are_a_yaml_code_block_of_the_examples_string(fleet_events):
@@ -112,17 +113,18 @@ def test_examples_are_a_yaml_code_block_of_the_examples_string(fleet_events):
 @pytest.mark.parametrize(
     "text, rst",
     [
-        ("plain", "plain"),
+        ("plain a_b *c*", "plain a\\_b \\*c\\*"),
         ("C(x) and C(y)s", ":literal:`x` and :literal:`y`\\ s"),
-        ("V(a\\)b) E(ENV) RV(r)", ":literal:`a)b` :literal:`ENV` :literal:`r`"),
-        ("O(name=value), O(ns.coll.mod#module:opt)", ":literal:`name=value`\\ , :literal:`opt`"),
-        ("I(it) B(bold)", "*it* **bold**"),
-        ("see U(https://x.example/a)", "see `https://x.example/a <https://x.example/a>`__"),
-        ("L(the docs, https://x.example/d).", "`the docs <https://x.example/d>`__\\ ."),
-        ("M(ns.coll.mod) P(ns.coll.p#lookup)", ":literal:`ns.coll.mod` :literal:`ns.coll.p`"),
-        ("a_b *c* `d` |e| \\", "a\\_b \\*c\\* \\`d\\` \\|e\\| \\\\"),
-        ("C(x`y)", ":literal:`x\\`y`"),
-        ("API(key) HORIZONTALLINE", "API(key) "),
+        # antsibull-docs' roles (sphinx_antsibull_ext); an environment variable without a reference
+        ("V(a\\)b) E(ENV) RV(r)", ":ansval:`a)b` :ansenvvar:`ENV` :ansretval:`r`"),
+        # sphinx_antsibull_ext knows no plugin type event_source: an option of the page links nowhere
+        (
+            "O(name=value), O(ns.coll.mod#module:opt)",
+            ":ansopt:`name=value`\\ , :ansopt:`ns.coll.mod#module:opt`",
+        ),
+        ("I(it) B(bold)", ":emphasis:`it` :strong:`bold`"),
+        ("L(the docs, https://x.example/d).", "`the docs <https://x.example/d>`__."),
+        ("M(ns.coll.mod)", ":ref:`ns.coll.mod <ansible_collections.ns.coll.mod_module>`"),
     ],
 )
 def test_to_rst(text, rst):
@@ -130,7 +132,7 @@ def test_to_rst(text, rst):
 
 
 def test_unterminated_markup_fails():
-    with pytest.raises(eda_docs.DocError, match="unterminated"):
+    with pytest.raises(eda_docs.DocError, match="closing"):
         eda_docs.to_rst("C(x")
 
 
@@ -158,7 +160,7 @@ def test_fragment_variables_merge_env_and_ini_and_the_source_overrides(tmp_path)
     docs = eda_docs.write_pages(tmp_path, rst, "ns", "coll")
     assert list(docs) == ["watch"]
     options = docs["watch"]["options"]
-    assert list(options) == ["token", "port", "own"]
+    assert list(options) == ["port", "own", "token"]
     assert options["port"] == {"description": "Port.", "type": "int", "default": 8080}
     page = (rst / "watch_event_source.rst").read_text(encoding="utf-8")
     assert "\nns.coll.watch event source\n" in page
@@ -172,14 +174,28 @@ def test_fragment_variables_merge_env_and_ini_and_the_source_overrides(tmp_path)
     eda_docs.add_to_index(index, docs, "ns", "coll")
     text = index.read_text(encoding="utf-8")
     assert "\nEvent sources\n-------------\n" in text
-    assert "* :ref:`watch event source <ansible_collections.ns.coll.watch_event_source>` -- Watch *it*" in text
+    assert (
+        "* :ref:`watch event source <ansible_collections.ns.coll.watch_event_source>` -- Watch :emphasis:`it`" in text
+    )
     assert text.rstrip().endswith("    watch_event_source")
 
 
-def test_fragments_of_other_collections_are_refused(tmp_path):
+@pytest.mark.parametrize("fragment", ["a.b.c", "ns.coll.missing", "ns.coll.conn.nothing"])
+def test_fragments_not_in_the_collection_are_refused(tmp_path, fragment):
+    (tmp_path / "plugins" / "doc_fragments").mkdir(parents=True)
+    (tmp_path / "plugins" / "doc_fragments" / "conn.py").write_text(
+        'class ModuleDocFragment:\n    DOCUMENTATION = "options: {}"\n', encoding="utf-8"
+    )
     source = tmp_path / "other.py"
-    source.write_text('DOCUMENTATION = """\nname: other\nextends_documentation_fragment: [a.b.c]\n"""\n')
-    with pytest.raises(eda_docs.DocError, match="only fragments of ns.coll"):
+    source.write_text(f'DOCUMENTATION = """\nname: other\nextends_documentation_fragment: [{fragment}]\n"""\n')
+    with pytest.raises(eda_docs.DocError, match=f"unknown doc_fragment.*{fragment}"):
+        eda_docs.load(source, tmp_path, "ns", "coll")
+
+
+def test_a_documentation_naming_another_source_is_refused(tmp_path):
+    source = tmp_path / "watch.py"
+    source.write_text('DOCUMENTATION = """\nname: other\n"""\n')
+    with pytest.raises(eda_docs.DocError, match="names 'other', the file is 'watch'"):
         eda_docs.load(source, tmp_path, "ns", "coll")
 
 
