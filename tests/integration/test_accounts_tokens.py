@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from test_accounts_jobs import posts, run_job
-from test_fleet_jobs import summary
+from test_fleet_jobs import outcomes, summary
 from two_accounts import TOKENS, inventory_directory, own_token_only, source
 
 EU_TOKEN = TOKENS["eu"][1]
@@ -105,3 +105,24 @@ def test_a_token_variable_of_another_account_stops_the_job_before_anything_is_se
     )
     assert expected in run.stdout, run.describe()
     assert EU_TOKEN not in run.stdout
+
+
+def test_two_sources_on_one_panel_naming_one_server_twice_send_nothing(ansible, emulator):
+    """One panel read by two sources, each with its own token: every server is two hosts, one per source.
+
+    Their groups would run at once, each on its own read: ark-01, restarted as the canary through one
+    host, was restarted again through the other (min_uptime 0). The job now stops before sending.
+    """
+    directory = inventory_directory(ansible.workdir, emulator, emulator)
+    run = run_job(ansible, {"eu": emulator, "us": emulator}, "restart_fleet", directory=directory)
+    assert run.rc != 0
+    assert posts(emulator) == {}
+    refusal = "eu_ARK_Island (account eu) and us_ARK_Island (account us) stand for the same server (ark-01)"
+    assert refusal in run.stdout
+    # each host the job would act on fails with the refusal itself, not with a step of the role that
+    # tripped over it; the hosts it leaves alone say why, as on any run
+    results = outcomes(run)
+    failed = dict((host, outcome) for host, outcome in results.items() if outcome["result"] == "failed")
+    assert sorted(failed) == ["eu_ARK_Island", "eu_Creative", "us_ARK_Island", "us_Creative"], results
+    assert all(refusal in outcome["reason"] for outcome in failed.values()), failed
+    assert set(outcome["result"] for outcome in results.values()) == {"failed", "skipped"}

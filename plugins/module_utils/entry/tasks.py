@@ -32,7 +32,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.open_entries import open_after
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import select_servers
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
+from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger, panel_of
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import client_from_params
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed, failure_from_error
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.ledger_fact import fact_after_task
@@ -135,6 +135,7 @@ def server_control_hosts(groups, check_mode=False, diff=False, fact_entries=()):
             ledger.merge(list(fact_entries))
         request = ControlRequest.from_params(dict(params, ids=list(hosts)))
         accounts.append(Account(label, client, request, ledger, hosts))
+    _one_host_a_server(accounts)
     canary = groups[0][1].get("canary") if groups else 0
     try:
         result = run_many_accounts(accounts, canary, check_mode=check_mode, diff=diff)
@@ -143,6 +144,27 @@ def server_control_hosts(groups, check_mode=False, diff=False, fact_entries=()):
         raise failure_from_error(failure.error, msg=failure.message, **_accounts_finished(accounts, failure.result))
     result["ledger"] = _host_ledgers(accounts)
     return _accounts_finished(accounts, result)
+
+
+def _one_host_a_server(accounts):
+    """TaskFailed, before anything is sent, when two groups' hosts stand for one server of one panel.
+
+    Two sources reading one panel with two tokens make two hosts of each server they both list. Their
+    groups would run at once, each deciding on its own read: a server restarted by one could be
+    restarted again by the other, which reads it up for seconds only (with min_uptime 0).
+    """
+    seen = {}
+    for account in accounts:
+        panel = panel_of(account.client)
+        for server_id, host in account.hosts.items():
+            first = seen.setdefault((panel, server_id), (host, account.label))
+            if first[0] != host:
+                raise TaskFailed(
+                    "hosts: %s (account %s) and %s (account %s) stand for the same server (%s) of one panel (%s): "
+                    "give each server one host, for example by reading that panel with one inventory source. "
+                    "Nothing was sent." % (first[0], first[1], host, account.label, server_id, account.client.base_url),
+                    changed=False,
+                )
 
 
 def _host_ledgers(accounts):
