@@ -15,10 +15,9 @@ maintenance window, whether the job may start a server) and the wording.
 
 from __future__ import annotations
 
-import datetime
-
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.canary import not_sent_reason
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ACTION_FOR_STATE
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
@@ -73,17 +72,14 @@ def _left_alone(result, reason):
 
 def _busy(job, decision, max_players):
     if decision["players"] is not None:
-        return _left_alone(
-            SKIPPED,
-            "%s players online, more than %s (%s): left alone" % (decision["players"], job.players, max_players),
-        )
-    return _left_alone(
-        SKIPPED, "no player count reported, so %s (%s) cannot be confirmed: left alone" % (job.players, max_players)
-    )
+        reason = say.too_many_players(decision["players"], job.players, max_players)
+    else:
+        reason = "the server %s" % say.no_player_count(job.players, max_players)
+    return _left_alone(SKIPPED, "%s: left alone" % reason)
 
 
 def _recent(job, uptime, threshold, tail):
-    return _left_alone(UNCHANGED, "up for %s s, below %s (%s s): %s" % (int(uptime), job.threshold, threshold, tail))
+    return _left_alone(UNCHANGED, say.below_threshold(int(uptime), job.threshold, threshold, tail))
 
 
 def _acts(state, **control):
@@ -120,7 +116,7 @@ def _plan_rolling_restart(job, server, settings, inventory_status, window):
             SKIPPED, "status %s now (online when the inventory was read): not online, left alone" % decision["status"]
         )
     if decision["reason"] == "recently_restarted":
-        return _recent(job, decision["uptime"], min_uptime, "counts as restarted already")
+        return _recent(job, decision["uptime"], min_uptime, say.COUNTS_AS_RESTARTED)
     if decision["reason"] == "busy":
         return _busy(job, decision, max_players)
     # a server stopped since the fleet read is left alone, never started (only_if_status)
@@ -431,23 +427,6 @@ def outcomes(decided, control=None, check_mode=False, failure=None):
 # -- the outcome --------------------------------------------------------------------------------
 
 
-def when_queued(entry):
-    """A ledger entry's queued_at as people read it (UTC), whatever form it arrives in."""
-    queued_at = entry.get("queued_at")
-    if isinstance(queued_at, (int, float)) and not isinstance(queued_at, bool):
-        return datetime.datetime.fromtimestamp(queued_at, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    return str(queued_at) if queued_at else "an unknown time"
-
-
-def pending_note(entry):
-    """The words for an action the ledger held open when this run came to it: nothing new was sent."""
-    return "already pending: the %s queued at %s by an earlier run (%s); nothing new sent" % (
-        entry.get("action") or "action",
-        when_queued(entry),
-        entry.get("state") or "open",
-    )
-
-
 def _pending(result):
     """server_control's ``pending`` (the ledger entry its decision relied on) as the outcome keeps it, or None."""
     entry = result.get("pending") if isinstance(result, dict) else None
@@ -479,7 +458,7 @@ def outcome(decided, result=None, check_mode=False, failed=False):
         # server_control names a pending entry in a failure only when it followed it (nothing new sent)
         reason = result.get("msg") or "the %s failed" % job.noun
         if entry and "nothing new" not in reason.lower():
-            reason = "%s (%s)" % (reason, pending_note(entry))
+            reason = "%s (%s)" % (reason, say.pending_note(entry))
         return {"result": FAILED, "reason": reason, "elapsed": _elapsed(result), "pending": entry}
     if not decided.get("act"):
         return {
@@ -498,30 +477,22 @@ def outcome(decided, result=None, check_mode=False, failed=False):
     elif result.get("changed"):
         found, reason = done, would if check_mode else confirmed
         if entry and not same:  # another action was open: this one was sent as asked, the ledger named it
-            reason = "%s; the ledger still held a %s queued at %s (%s)" % (
-                reason,
-                entry.get("action"),
-                when_queued(entry),
-                entry.get("state"),
-            )
+            reason = "%s; %s" % (reason, say.still_held([entry]))
     elif same and same.get("state") == "done":
         # a restart the ledger holds as done within min_uptime counts as the restart
         found = UNCHANGED
-        reason = (
-            "counts as restarted already: the %s queued at %s by an earlier run is done (ledger); nothing new sent"
-            % (same.get("action"), when_queued(same))
-        )
+        reason = say.counted_note(same)
     elif same:
         kept = same
         # the action an earlier run queued was applied while this run waited for it, or is still open
         found, reason = (
-            (done, "%s: %s" % (confirmed, pending_note(same)))
+            (done, "%s: %s" % (confirmed, say.pending_note(same)))
             if result.get("converged")
-            else (UNCHANGED, pending_note(same))
+            else (UNCHANGED, say.pending_note(same))
         )
     elif state == RESTARTED:
         found = UNCHANGED
-        reason = "up for %s s, below %s (%s s): counts as restarted already" % (
+        reason = say.below_threshold(
             (result.get("server") or {}).get("uptime_seconds", "?"),
             job.threshold,
             decided["control"].get("min_uptime", "?"),

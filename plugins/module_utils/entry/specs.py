@@ -48,13 +48,16 @@ class TaskSpec(object):
 
 
 # server_info's own options, declared once beside the connection options it shares.
-SERVER_INFO_OPTIONS = Options(
-    Option("id", "str"),
-    Option("name", "list", elements="str"),
-    Option("game", "list", elements="str"),
-    Option("status", "list", elements="str"),
-    Option("include", "list", elements="str", choices=SUBRESOURCES, default=()),
-) + CONNECTION_OPTIONS
+SERVER_INFO_OPTIONS = (
+    Options(
+        Option("id", "str"),
+        Option("name", "list", elements="str"),
+        Option("game", "list", elements="str"),
+        Option("status", "list", elements="str"),
+        Option("include", "list", elements="str", choices=SUBRESOURCES, default=()),
+    )
+    + CONNECTION_OPTIONS
+)
 
 
 def _server_control_spec():

@@ -74,7 +74,7 @@ def server(status="online", uptime=7200, players=0):
             server(players=None),
             "online",
             "skipped",
-            "no player count reported, so rolling_restart_max_players (0) cannot be confirmed: left alone",
+            "the server reports no player count, so rolling_restart_max_players (0) cannot be confirmed: left alone",
         ),
     ],
 )
