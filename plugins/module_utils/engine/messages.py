@@ -7,7 +7,7 @@ Plain functions of what happened, so that one server and many, and a fleet job's
 same thing in the same words: an action held back, waited for in vain or whose answer was lost; the
 ledger's entries (one that stands, one followed, a restart counted, an unreadable bucket) and
 ``ledger_note``, what the ledger adds to a ``Plan``'s answer; and the short reasons a fleet job's
-host outcome gives (plugin_utils/job_planning.py), built from the same phrases.  The rules that
+host outcome gives (plugin_utils/job_decisions.py), built from the same phrases.  The rules that
 pick what to say are rules/decision.py's, rules/open_entries.py's and the engine's.
 """
 

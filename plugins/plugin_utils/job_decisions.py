@@ -8,8 +8,8 @@ record ``gamepanel_outcome`` = ``{result, reason, elapsed, pending}``.  The deci
 reason a host is given are written here, once, in Python; the roles only name the job and
 pass its settings.  The filters fleet_plans and fleet_outcomes are the way in from Jinja.
 
-The decision on the fleet read is server_control's own (control_plan, which runs the module's
-decision code); this module adds what only a job knows (the inventory's status, the
+The decision on the fleet read is server_control's own (job_read_decision.control_plan, which runs
+the module's decision code); the public filters call a host's decision its "plan" (fleet_plans); this module adds what only a job knows (the inventory's status, the
 maintenance window, whether the job may start a server) and the wording.
 """
 
@@ -21,7 +21,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.engine import mess
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.canary import not_sent_reason
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ACTION_FOR_STATE
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_control_plan import control_plan
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_read_decision import control_plan
 
 RESTARTED, STARTED, UNCHANGED, SKIPPED, FAILED = "restarted", "started", "unchanged", "skipped", "failed"
 NOT_LISTED = "the panel no longer lists this server: left alone"
@@ -92,7 +92,7 @@ def _acts(state, **control):
     }
 
 
-def _plan_rolling_restart(job, server, settings, inventory_status, window):
+def _decide_rolling_restart(job, server, settings, inventory_status, window):
     max_players = _none(settings.get("max_players"))
     drain, on_busy = _number(settings.get("drain_timeout") or 0), settings.get("on_busy") or "skip"
     min_uptime = settings.get("min_uptime")
@@ -130,7 +130,7 @@ def _plan_rolling_restart(job, server, settings, inventory_status, window):
     )
 
 
-def _plan_maintenance(job, server, settings, inventory_status, window):
+def _decide_maintenance(job, server, settings, inventory_status, window):
     if not window.get("inside", True):
         return _left_alone(SKIPPED, window.get("reason") or "outside maintenance_window: nothing sent")
     if not server:
@@ -168,7 +168,7 @@ def _plan_maintenance(job, server, settings, inventory_status, window):
     return _acts(state, only_if_status=only_if_status, drain_timeout=drain, on_busy="skip")
 
 
-def _plan_ensure_online(job, server, settings, inventory_status, window):
+def _decide_ensure_online(job, server, settings, inventory_status, window):
     stopped = list(settings.get("stopped_statuses") or DEFAULT_STOPPED_STATUSES)
     decision = control_plan(server, STARTED, only_if_status=stopped)
     if decision["action"] is not None:
@@ -181,10 +181,10 @@ def _plan_ensure_online(job, server, settings, inventory_status, window):
     return _left_alone(SKIPPED, "status %s: not a stopped status, left alone" % decision["status"])
 
 
-PLANNERS = {
-    "rolling_restart": _plan_rolling_restart,
-    "maintenance": _plan_maintenance,
-    "ensure_online": _plan_ensure_online,
+DECIDERS = {
+    "rolling_restart": _decide_rolling_restart,
+    "maintenance": _decide_maintenance,
+    "ensure_online": _decide_ensure_online,
 }
 
 
@@ -210,12 +210,12 @@ def record_of(servers, server_id):
     return {}
 
 
-def plan(server, job_name, settings=None, inventory_status=None, window=None, server_id=None, host=None):
+def decide_host(server, job_name, settings=None, inventory_status=None, window=None, server_id=None, host=None):
     """What the job does with one host, decided on ``server`` (its record of the fleet read, or {}).
 
     ``server`` may be the whole fleet read (a list): the host's record is then the one of
     ``server_id`` (searched here, once, rather than in Jinja, which costs a fleet's length per
-    host), and a host without a ``server_id`` is not a server of the fleet: its plan fails it.
+    host), and a host without a ``server_id`` is not a server of the fleet: its decision fails it.
     """
     job = job_of(job_name)
     if isinstance(server, list):
@@ -229,7 +229,7 @@ def plan(server, job_name, settings=None, inventory_status=None, window=None, se
             "fleet_plans expects a server record (a dictionary, as server_info returns it), not %r." % (server,)
         )
     settings = dict(settings or {})
-    decided = PLANNERS[job.name](job, server, settings, inventory_status, dict(window or {}))
+    decided = DECIDERS[job.name](job, server, settings, inventory_status, dict(window or {}))
     decided["job"] = job.name
     if decided["control"] is not None:
         for key in ("wait_timeout", "poll_interval", "canary"):
@@ -238,13 +238,13 @@ def plan(server, job_name, settings=None, inventory_status=None, window=None, se
     return decided
 
 
-def plans(fleet, job_name, settings, hostvars, hosts, window=None, read_failure=None):
-    """``{host: plan}`` for every host of a batch, decided on one fleet read (a list) in one call.
+def decide_hosts(fleet, job_name, settings, hostvars, hosts, window=None, read_failure=None):
+    """``{host: decision}`` (what the fleet_plans filter returns) for every host of a batch, decided on one fleet read (a list) in one call.
 
     One task for the batch instead of one per host: at a thousand hosts the per-host task
     alone cost Ansible about 20 s.  Each host's ``gamepanel_id`` and ``gamepanel_status``
     come from ``hostvars``.  ``read_failure`` is the message of a fleet read that failed: every
-    host's plan then fails it with that message (a failed run_once task would fail one host and
+    host's decision then fails it with that message (a failed run_once task would fail one host and
     quietly take the others out of the play).
     """
     if read_failure:
@@ -264,7 +264,7 @@ def plans(fleet, job_name, settings, hostvars, hosts, window=None, read_failure=
         variables = hostvars[host]
         server_id = variables.get("gamepanel_id")
         status = variables.get("gamepanel_status")
-        decided[host] = plan(
+        decided[host] = decide_host(
             [by_id[server_id]] if server_id in by_id else [],
             job_name,
             settings,
