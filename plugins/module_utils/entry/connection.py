@@ -26,6 +26,10 @@ def panel_argument_spec():
     return CONNECTION_OPTIONS.argument_spec()
 
 
+# The connection options PanelClient takes as settings, beside its base_url and token.
+_CLIENT_SETTINGS = CONNECTION_OPTIONS.without("base_url", "api_token").names
+
+
 def client_from_params(params):
     """A PanelClient configured from a task's parameters; TaskFailed on bad settings."""
     if not HAS_REQUESTS:
@@ -35,12 +39,7 @@ def client_from_params(params):
             params["base_url"],
             # None only when the fallback found no usable token: a bad token file is named now
             params["api_token"] if params["api_token"] is not None else token_from_environment(),
-            api_variant=params["api_variant"],
-            validate_certs=params["validate_certs"],
-            request_timeout=params["request_timeout"],
-            rate_limit=params["rate_limit"],
-            retry_timeout=params["retry_timeout"],
-            allow_insecure_http=params["allow_insecure_http"],
+            **dict((name, params[name]) for name in _CLIENT_SETTINGS),
         )
     except PanelError as error:
         raise failure_from_error(error) from None
