@@ -9,8 +9,9 @@ reason a host is given are written here, once, in Python; the roles only name th
 pass its settings.  The filters fleet_plans and fleet_outcomes are the way in from Jinja.
 
 The decision on the fleet read is server_control's own (job_read_decision.control_plan, which runs
-the module's decision code); the public filters call a host's decision its "plan" (fleet_plans); this module adds what only a job knows (the inventory's status, the
-maintenance window, whether the job may start a server) and the wording.
+the module's decision code); this module adds what only a job knows (the inventory's status, the
+maintenance window, whether the job may start a server) and the wording.  The public filters call a
+host's decision its plan (fleet_plans), a name that stays theirs.
 """
 
 from __future__ import annotations
