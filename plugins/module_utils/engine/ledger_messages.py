@@ -9,7 +9,9 @@ engine/messages.py, this module goes.
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.messages import (  # noqa: F401
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.messages import (
     applied_message,
     nothing_to_confirm_message,
 )
+
+__all__ = ["applied_message", "nothing_to_confirm_message"]

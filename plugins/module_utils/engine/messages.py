@@ -330,7 +330,7 @@ def pending_note(entry):
 
 def counted_note(entry):
     """A host's reason when a restart the ledger holds as done within its uptime threshold counts as the restart."""
-    action, queued_at, _ = _entry_words(entry)
+    action, queued_at = _entry_words(entry)[:2]
     return "%s: the %s queued at %s by an earlier run is done (ledger); nothing new sent" % (
         COUNTS_AS_RESTARTED,
         action,
