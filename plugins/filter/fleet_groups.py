@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import groups
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions import groups
 
 
 def fleet_groups(plans, first=False, after=None):

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import outcomes
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions import outcomes
 
 
 def fleet_outcomes(plans, control=None, check_mode=False, failure=None):

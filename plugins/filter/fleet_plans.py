@@ -5,14 +5,14 @@
 from __future__ import annotations
 
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_accounts import plans_by_account
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import plans
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions import decide_hosts
 
 
 def fleet_plans(fleet, job, settings, hostvars, hosts=None, window=None, read_failure=None):
     """See fleet_plans.yml."""
     if isinstance(fleet, dict):  # the registered loop of one read per account: each names its hosts
         return plans_by_account(fleet, job, settings, hostvars, window)
-    return plans(fleet, job, settings, hostvars, hosts, window, read_failure)
+    return decide_hosts(fleet, job, settings, hostvars, hosts, window, read_failure)
 
 
 class FilterModule(object):

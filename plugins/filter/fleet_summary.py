@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.messages import queued_entry
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import ACCOUNT_VARIABLE
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import when_queued
 
 # The order results are listed in: what needs attention first.
 RESULTS = ("failed", "skipped", "restarted", "started", "unchanged")
@@ -39,10 +39,6 @@ def _took(elapsed):
     except (TypeError, ValueError):
         return ""
     return " [%.1f s]" % seconds if seconds >= 0.05 else ""
-
-
-def _pending_words(entry):
-    return "%s queued at %s (%s)" % (entry.get("action") or "action", when_queued(entry), entry.get("state") or "open")
 
 
 def _account_lines(hosts, facts, by_result):
@@ -112,7 +108,7 @@ def fleet_summary(hosts, hostvars, job="fleet job", batch=None):
     if pending:
         lines.append("already pending (%d): nothing new sent" % len(pending))
         for host, entry in pending:
-            lines.append("  %s: %s" % (host, _pending_words(entry)))
+            lines.append("  %s: %s" % (host, queued_entry(entry)))
     if not_reached:
         lines.append("not reached (%d): %s" % (len(not_reached), ", ".join(not_reached)))
         if batch_failed:

@@ -30,7 +30,7 @@ from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection imp
     CONNECTION_VARIABLE,
     TOKEN_VARIABLE,
 )
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import plans
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions import decide_hosts
 
 
 def batch_accounts(hosts, hostvars):
@@ -120,7 +120,7 @@ def plans_by_account(reads, job_name, settings, hostvars, window=None):
         failure = (read.get("msg") or "the read failed") if read.get("failed") else None
         failure = mismatch or failure
         servers = read.get("servers") or []
-        for host, decided_for_host in plans(
+        for host, decided_for_host in decide_hosts(
             servers, job_name, settings, hostvars, batch.get("hosts"), window, failure
         ).items():
             decided_for_host.update(account=batch.get("account"), via=batch.get("host"))

@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import re
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import check_base_url
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import CONNECTION_OPTIONS, check_base_url
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import (
     TOKEN_FILE_OPTION,
@@ -55,15 +55,7 @@ TOKEN_VARIABLE = "gamepanel_api_token"
 # account groups (ACCOUNT_GROUP_PREFIX) carry it instead when the sources name their accounts.
 
 # The connection options the inventory hands on: every shared option but the token.
-CONNECTION_KEYS = (
-    "base_url",
-    "api_variant",
-    "rate_limit",
-    "validate_certs",
-    "request_timeout",
-    "retry_timeout",
-    "allow_insecure_http",
-)
+CONNECTION_KEYS = CONNECTION_OPTIONS.without("api_token").names
 
 # The connection's keys that are no option of the tasks: where the source's token is (names and
 # paths, never the token), its digest and the words for messages.

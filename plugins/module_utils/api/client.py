@@ -31,7 +31,9 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.ratelimit impo
     pace_words,
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.retry import Deadline, RetryPolicy, SystemClock
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.options import Option, Options
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import SUBRESOURCES, normalize_server
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import TOKEN_ENV, api_token_fallback
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import key_for_token
 
 try:
@@ -203,9 +205,24 @@ def _scrubbed(method):
     return wrapper
 
 
-# The connection options' defaults, written once: the argument spec (entry/connection.py) and PanelClient
-# read them here; the doc fragment (doc_fragments/panel.py) shows them, and a unit test keeps it in step.
-CONNECTION_DEFAULTS = {"request_timeout": 30.0, "rate_limit": 120, "retry_timeout": 60.0}
+# The connection options every module shares, each declared once: the argument spec (entry/connection.py),
+# PanelClient's defaults and the connection the inventory hands on (job_connection.CONNECTION_KEYS) derive
+# from them; the doc fragment (doc_fragments/panel.py) documents them, and a unit test keeps it in step.
+# ``api_token`` and ``base_url`` are not required here, so that a missing one is reported by PanelClient
+# with a message that says where to get it.
+CONNECTION_OPTIONS = Options(
+    Option("api_token", "str", no_log=True, env=[TOKEN_ENV], fallback=api_token_fallback),
+    Option("base_url", "str", env=["GAMEPANEL_BASE_URL"]),
+    Option("api_variant", "str", choices=tuple(VARIANTS), default="live", env=["GAMEPANEL_API_VARIANT"]),
+    Option("rate_limit", "int", default=120, env=["GAMEPANEL_RATE_LIMIT"]),
+    Option("validate_certs", "bool", default=True),
+    Option("request_timeout", "float", default=30.0),
+    Option("retry_timeout", "float", default=60.0),
+    Option("allow_insecure_http", "bool", default=False, env=["GAMEPANEL_ALLOW_INSECURE_HTTP"]),
+)
+CONNECTION_DEFAULTS = dict(
+    (name, default) for name, default in CONNECTION_OPTIONS.defaults().items() if default is not None
+)
 
 
 class ServerPage(object):
@@ -263,12 +280,12 @@ class PanelClient(object):
         self,
         base_url,
         api_token,
-        api_variant="live",
-        validate_certs=True,
+        api_variant=CONNECTION_DEFAULTS["api_variant"],
+        validate_certs=CONNECTION_DEFAULTS["validate_certs"],
         request_timeout=CONNECTION_DEFAULTS["request_timeout"],
         rate_limit=CONNECTION_DEFAULTS["rate_limit"],
         retry_timeout=CONNECTION_DEFAULTS["retry_timeout"],
-        allow_insecure_http=False,
+        allow_insecure_http=CONNECTION_DEFAULTS["allow_insecure_http"],
         *,
         session=None,
         clock=None,

@@ -1,67 +1,78 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""PRIVATE: what a server_control task asks for (ControlRequest), the same for one server and for many.
+"""PRIVATE: server_control's options, each declared once, and what a task asks for (ControlRequest).
 
-The option defaults are written once, here: the argument spec (entry/specs.py), ControlRequest and the
-many-servers engine read them from this module, and sanity checks DOCUMENTATION agrees.
+SERVER_CONTROL_OPTIONS is the one declaration of every option of server_control (its own here, the
+connection options from api/client.py): the argument spec (entry/specs.py), ControlRequest's defaults
+and the names of the options ControlRequest holds derive from it.  DOCUMENTATION stays a literal
+(ansible-doc reads it without importing); ansible-test sanity holds it against the derived spec.
 """
 
 from __future__ import annotations
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import CONNECTION_DEFAULTS
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import CONNECTION_OPTIONS
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.options import Option, Options
 
 ACTION_FOR_STATE = {"started": "start", "stopped": "stop", "restarted": "restart"}
 
-# The defaults of server_control's own options, written once: its argument spec (entry/specs.py)
-# and ControlRequest both read them here.  DOCUMENTATION shows them too; sanity checks it agrees.
-DEFAULTS = {
-    "wait": True,
-    "wait_timeout": 300,
-    "poll_interval": 5.0,
-    "drain_timeout": 0,
-    "on_busy": "skip",
-    "stopped_statuses": DEFAULT_STOPPED_STATUSES,
-    "ignore_pending": False,
-    "confirm_only": False,
-    "max_read_age": 30,
-    "canary": 0,
-}
+# What a task acts on: exactly one of them (entry/specs.py). The rest are what it asks for.
+TARGETS = Options(
+    Option("id", "str"),
+    Option("name", "str"),
+    Option("ids", "list", elements="str"),
+    Option("hosts", "list", elements="str"),
+)
 
-# Every option ControlRequest holds, with the value it takes when not given: server_control's own
-# (DEFAULTS), the gates that have no default, and the connection options the engine reads.
+# The options ControlRequest holds, with the value each takes when not given.
 #   only_if_status  None: any status may be acted on (an empty list is refused by problems())
 #   ignore_pending  send even when the ledger holds an open entry for the same action (replacing it)
 #   confirm_only    send nothing: confirm the action an earlier task queued (the ledger's entry for it)
 #   max_read_age    ids: the oldest read (seconds) an action may rest on; older, the server is read again
 #   canary          ids: how many servers are sent alone and confirmed first (engine/canary.py)
-_OPTIONS = dict(
-    DEFAULTS,
-    min_uptime=None,
-    max_players=None,
-    only_if_status=None,
-    api_variant="live",
-    rate_limit=CONNECTION_DEFAULTS["rate_limit"],
+REQUEST_OPTIONS = Options(
+    Option("wait", "bool", default=True),
+    Option("wait_timeout", "int", default=300),
+    Option("poll_interval", "float", default=5.0),
+    Option("min_uptime", "int"),
+    Option("max_players", "int"),
+    Option("drain_timeout", "int", default=0),
+    Option("on_busy", "str", choices=["skip", "fail"], default="skip"),
+    Option("stopped_statuses", "list", elements="str", default=DEFAULT_STOPPED_STATUSES),
+    Option("only_if_status", "list", elements="str"),
+    Option("ignore_pending", "bool", default=False),
+    Option("confirm_only", "bool", default=False),
+    Option("max_read_age", "float", default=30),
+    Option("canary", "int", default=0),
+) + CONNECTION_OPTIONS.only("api_variant", "rate_limit")
+
+SERVER_CONTROL_OPTIONS = (
+    TARGETS
+    + Options(Option("state", "str", required=True, choices=list(ACTION_FOR_STATE)))
+    + REQUEST_OPTIONS
+    + CONNECTION_OPTIONS.without(*REQUEST_OPTIONS.names)
 )
+
+_DEFAULTS = REQUEST_OPTIONS.defaults()
 
 
 class ControlRequest:
     """What the user asked for (``problems()`` checks it); usually built from the module's parameters.
 
     ``ids``: the servers of a many-servers task (None: one server, by ``server_id`` or ``name``);
-    every other keyword is one of _OPTIONS, attributes of the same name.
+    every other keyword is one of REQUEST_OPTIONS, attributes of the same name.
     """
 
     def __init__(self, state, server_id=None, name=None, ids=None, **options):
-        unknown = sorted(set(options) - set(_OPTIONS))
+        unknown = sorted(set(options) - set(_DEFAULTS))
         if unknown:
             raise TypeError("ControlRequest has no option %s" % ", ".join(unknown))
         self.state = state
         self.server_id = server_id
         self.name = name
         self.ids = None if ids is None else tuple(ids)
-        self.__dict__.update(_OPTIONS, **options)
+        self.__dict__.update(_DEFAULTS, **options)
         self.stopped_statuses = tuple(self.stopped_statuses)
         if self.only_if_status is not None:
             self.only_if_status = tuple(self.only_if_status)
@@ -73,7 +84,7 @@ class ControlRequest:
         An empty ``stopped_statuses`` stays empty, so problems() refuses it instead of silently using
         the default; a ``rate_limit`` of 0 (pacing off) stays 0.
         """
-        options = dict((option, params[option]) for option in _OPTIONS if params.get(option) is not None)
+        options = dict((option, params[option]) for option in _DEFAULTS if params.get(option) is not None)
         return cls(
             params["state"], server_id=params.get("id"), name=params.get("name"), ids=params.get("ids"), **options
         )

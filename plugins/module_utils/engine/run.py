@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import collections
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine import ledger_messages
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import TaskStopped
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server import (
@@ -99,7 +98,7 @@ class ControlRun(object):
         entries = self.settle(server)
         # wall time: the entries' queued_at are other processes' and earlier runs' wall times too
         plan = decision.decide(self.request, read.server, entries, self.clock.time(), self.unreadable.get(server.id))
-        noted, note = ledger_messages.ledger_note(plan, server.label, self.request.min_uptime)
+        noted, note = say.ledger_note(plan, server.label, self.request.min_uptime)
         if noted is not None:
             server.pending = noted
         if plan.verdict in (decision.ALREADY, decision.COUNTED):
@@ -157,7 +156,7 @@ class ControlRun(object):
         """An open entry for the same action stands: nothing is sent; wait for its outcome when asked."""
         server.following(entry)
         if not self.request.wait or self.check_mode:
-            server.finish(ledger_messages.pending_message(entry, server.label))
+            server.finish(say.pending_message(entry, server.label))
             return
         now = self.clock.monotonic()
         wall_offset = self.clock.time() - now  # the entry's read time is a wall time: placed on our clock once, here
@@ -301,7 +300,7 @@ class ControlRun(object):
         if server.stage == DRAINING:
             server.fail(say.drain_read_failed(server.label, error), error)
         elif server.followed:
-            server.fail(ledger_messages.followed_unreadable(server.pending, server.label, say.explain(error)), error)
+            server.fail(say.followed_unreadable(server.pending, server.label, say.explain(error)), error)
         else:
             server.fail(say.read_back_failed(server.action, server.label, error), error)
 
@@ -325,7 +324,7 @@ class ControlRun(object):
             self.mark(server, DONE)
         elif server.followed and self.ledger is not None:
             self.ledger.mark(server.pending, DONE)
-            server.finish(ledger_messages.followed_applied(server.pending, server.label))
+            server.finish(say.followed_applied(server.pending, server.label))
             return
         server.finish()
 
@@ -344,7 +343,7 @@ class ControlRun(object):
     def timeout_message(self, server):
         last, label, timeout = status_of(server.server), server.label, self.request.wait_timeout
         if server.followed and not server.confirming:
-            return ledger_messages.pending_timeout_message(server.pending, label, timeout, last)
+            return say.pending_timeout_message(server.pending, label, timeout, last)
         if server.lost is not None and not self.request.wait:
             return say.lost_and_unchanged(server.action, label, server.lost, last)
         if server.lost is not None:

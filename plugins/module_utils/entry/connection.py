@@ -3,50 +3,31 @@
 
 """PRIVATE: the connection options every gamepanel.panel module shares, and the client made from them.
 
-The options are documented once, in the ``gamepanel.panel.panel`` doc fragment;
-keep the two in step.
+The options are declared once (api/client.py, CONNECTION_OPTIONS) and documented once, in the
+``gamepanel.panel.panel`` doc fragment; sanity and a unit test keep the two in step.
 """
 
 from __future__ import annotations
 
-from ansible.module_utils.basic import env_fallback, missing_required_lib
+from ansible.module_utils.basic import missing_required_lib
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import (
-    CONNECTION_DEFAULTS,
+    CONNECTION_OPTIONS,
     HAS_REQUESTS,
     PanelClient,
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import (
-    TOKEN_ENV,
-    api_token_fallback,
-    token_from_environment,
-)
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import token_from_environment
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed, failure_from_error
 
 
 def panel_argument_spec():
-    """The argument spec of the shared connection options (a new dict on every call).
+    """The argument spec of the shared connection options (a new dict on every call), from their declaration."""
+    return CONNECTION_OPTIONS.argument_spec()
 
-    ``api_token`` and ``base_url`` are not ``required`` in the spec, so that a missing
-    one is reported by ``client_from_params`` (through PanelClient) with a message that says where to get it.
-    """
-    return dict(
-        api_token=dict(type="str", no_log=True, fallback=(api_token_fallback, [TOKEN_ENV])),
-        base_url=dict(type="str", fallback=(env_fallback, ["GAMEPANEL_BASE_URL"])),
-        api_variant=dict(
-            type="str", choices=["live", "planned"], default="live", fallback=(env_fallback, ["GAMEPANEL_API_VARIANT"])
-        ),
-        validate_certs=dict(type="bool", default=True),
-        request_timeout=dict(type="float", default=CONNECTION_DEFAULTS["request_timeout"]),
-        rate_limit=dict(
-            type="int", default=CONNECTION_DEFAULTS["rate_limit"], fallback=(env_fallback, ["GAMEPANEL_RATE_LIMIT"])
-        ),
-        retry_timeout=dict(type="float", default=CONNECTION_DEFAULTS["retry_timeout"]),
-        allow_insecure_http=dict(
-            type="bool", default=False, fallback=(env_fallback, ["GAMEPANEL_ALLOW_INSECURE_HTTP"])
-        ),
-    )
+
+# The connection options PanelClient takes as settings, beside its base_url and token.
+_CLIENT_SETTINGS = CONNECTION_OPTIONS.without("base_url", "api_token").names
 
 
 def client_from_params(params):
@@ -58,12 +39,7 @@ def client_from_params(params):
             params["base_url"],
             # None only when the fallback found no usable token: a bad token file is named now
             params["api_token"] if params["api_token"] is not None else token_from_environment(),
-            api_variant=params["api_variant"],
-            validate_certs=params["validate_certs"],
-            request_timeout=params["request_timeout"],
-            rate_limit=params["rate_limit"],
-            retry_timeout=params["retry_timeout"],
-            allow_insecure_http=params["allow_insecure_http"],
+            **dict((name, params[name]) for name in _CLIENT_SETTINGS),
         )
     except PanelError as error:
         raise failure_from_error(error) from None

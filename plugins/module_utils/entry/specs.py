@@ -3,6 +3,9 @@
 
 """PRIVATE: the argument specs of server_info and server_control (TaskSpec), and the main() of their modules.
 
+Each spec is derived from the options' one declaration: server_control's in engine/request.py
+(SERVER_CONTROL_OPTIONS, which ControlRequest's defaults come from too), server_info's here.
+
 Both ways a task runs validate its parameters against the same TaskSpec: AnsibleModule when the
 module is executed (``run_task_module``), the action plugin in the controller's worker otherwise
 (plugin_utils/action_in_process.py).  What the task then does is entry/tasks.py's.
@@ -13,9 +16,10 @@ from __future__ import annotations
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import DEFAULTS as CONTROL_DEFAULTS
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import SERVER_CONTROL_OPTIONS, TARGETS
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import CONNECTION_OPTIONS
+from ansible_collections.gamepanel.panel.plugins.module_utils.api.options import Option, Options
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import SUBRESOURCES
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed, fail_task
 
 
@@ -43,43 +47,28 @@ class TaskSpec(object):
         )
 
 
+# server_info's own options, declared once beside the connection options it shares.
+SERVER_INFO_OPTIONS = (
+    Options(
+        Option("id", "str"),
+        Option("name", "list", elements="str"),
+        Option("game", "list", elements="str"),
+        Option("status", "list", elements="str"),
+        Option("include", "list", elements="str", choices=SUBRESOURCES, default=()),
+    )
+    + CONNECTION_OPTIONS
+)
+
+
 def _server_control_spec():
-    spec = panel_argument_spec()
-    spec.update(
-        id=dict(type="str"),
-        name=dict(type="str"),
-        ids=dict(type="list", elements="str"),
-        hosts=dict(type="list", elements="str"),
-        state=dict(type="str", required=True, choices=["started", "stopped", "restarted"]),
-        wait=dict(type="bool", default=CONTROL_DEFAULTS["wait"]),
-        wait_timeout=dict(type="int", default=CONTROL_DEFAULTS["wait_timeout"]),
-        poll_interval=dict(type="float", default=CONTROL_DEFAULTS["poll_interval"]),
-        min_uptime=dict(type="int"),
-        max_players=dict(type="int"),
-        drain_timeout=dict(type="int", default=CONTROL_DEFAULTS["drain_timeout"]),
-        on_busy=dict(type="str", choices=["skip", "fail"], default=CONTROL_DEFAULTS["on_busy"]),
-        stopped_statuses=dict(type="list", elements="str", default=list(CONTROL_DEFAULTS["stopped_statuses"])),
-        only_if_status=dict(type="list", elements="str"),
-        ignore_pending=dict(type="bool", default=CONTROL_DEFAULTS["ignore_pending"]),
-        confirm_only=dict(type="bool", default=CONTROL_DEFAULTS["confirm_only"]),
-        max_read_age=dict(type="float", default=CONTROL_DEFAULTS["max_read_age"]),
-        canary=dict(type="int", default=CONTROL_DEFAULTS["canary"]),
-    )
-    return TaskSpec(
-        spec, mutually_exclusive=[("id", "name", "ids", "hosts")], required_one_of=[("id", "name", "ids", "hosts")]
-    )
+    targets = [TARGETS.names]
+    return TaskSpec(SERVER_CONTROL_OPTIONS.argument_spec(), mutually_exclusive=targets, required_one_of=targets)
 
 
 def _server_info_spec():
-    spec = panel_argument_spec()
-    spec.update(
-        id=dict(type="str"),
-        name=dict(type="list", elements="str"),
-        game=dict(type="list", elements="str"),
-        status=dict(type="list", elements="str"),
-        include=dict(type="list", elements="str", choices=list(SUBRESOURCES), default=[]),
+    return TaskSpec(
+        SERVER_INFO_OPTIONS.argument_spec(), mutually_exclusive=[("id", "name"), ("id", "game"), ("id", "status")]
     )
-    return TaskSpec(spec, mutually_exclusive=[("id", "name"), ("id", "game"), ("id", "status")])
 
 
 SERVER_CONTROL = _server_control_spec()

@@ -23,8 +23,7 @@ from __future__ import annotations
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.one_server import run_one_server
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.many_accounts import Account, run_many_accounts
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.many_servers import run_many_servers
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import DEFAULTS as CONTROL_DEFAULTS
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import REQUEST_OPTIONS, ControlRequest
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.shared_reads import SharedStatusReads
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
@@ -218,6 +217,6 @@ def still_open(ledger, servers, read_started):
         read = TimedRead(server, read_started)  # one clock, the wall's: see server_info above
         found.extend(
             public_view(entry)
-            for entry in open_after(entries[server["id"]], read, CONTROL_DEFAULTS["stopped_statuses"])
+            for entry in open_after(entries[server["id"]], read, REQUEST_OPTIONS["stopped_statuses"].default)
         )
     return found

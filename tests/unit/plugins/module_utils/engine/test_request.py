@@ -5,7 +5,11 @@
 from __future__ import annotations
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import CONNECTION_DEFAULTS
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import DEFAULTS, ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import (
+    REQUEST_OPTIONS,
+    SERVER_CONTROL_OPTIONS,
+    ControlRequest,
+)
 from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES
 
@@ -53,12 +57,14 @@ def test_an_empty_stopped_statuses_is_refused_not_replaced_by_the_default():
     assert ControlRequest.from_params(dict(params, stopped_statuses=None)).stopped_statuses == ("offline", "stopped")
 
 
-def test_each_default_is_written_once_and_read_by_the_spec_and_the_request():
+def test_each_option_is_declared_once_and_read_by_the_spec_and_the_request():
     spec = SERVER_CONTROL.argument_spec
-    for option, default in DEFAULTS.items():
-        expected = list(default) if isinstance(default, tuple) else default
-        assert spec[option]["default"] == expected, option
+    assert set(spec) == set(SERVER_CONTROL_OPTIONS.names)
     request = ControlRequest("restarted", server_id="mc-01")
+    for option in REQUEST_OPTIONS:
+        expected = list(option.default) if isinstance(option.default, tuple) else option.default
+        assert spec[option.name].get("default") == expected, option.name
+        assert getattr(request, option.name) == option.default, option.name
     assert request.stopped_statuses == DEFAULT_STOPPED_STATUSES
     assert request.rate_limit == CONNECTION_DEFAULTS["rate_limit"] == spec["rate_limit"]["default"]
 

@@ -2,7 +2,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """PRIVATE: what server_control would decide on one read of a server, without sending anything.
 
-The filter control_plan (plugins/filter/control_plan.py) and the fleet jobs' planning (job_planning.py) use it.
+The filter control_plan (plugins/filter/control_plan.py) and the fleet jobs' decisions (job_decisions.py) use it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import (
     ACTION_FOR_STATE,
-    DEFAULTS,
+    REQUEST_OPTIONS,
     ControlRequest,
 )
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import players_of, status_of, uptime_of
@@ -59,7 +59,7 @@ def control_plan(server, state, min_uptime=None, max_players=None, stopped_statu
         state,
         min_uptime=_whole_number(min_uptime, "min_uptime"),
         max_players=_whole_number(max_players, "max_players"),
-        stopped_statuses=DEFAULTS["stopped_statuses"] if stopped is None else stopped,
+        stopped_statuses=REQUEST_OPTIONS["stopped_statuses"].default if stopped is None else stopped,
         only_if_status=_statuses(only_if_status, "only_if_status"),
     )
     problems = request.problems()

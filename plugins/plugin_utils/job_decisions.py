@@ -8,21 +8,21 @@ record ``gamepanel_outcome`` = ``{result, reason, elapsed, pending}``.  The deci
 reason a host is given are written here, once, in Python; the roles only name the job and
 pass its settings.  The filters fleet_plans and fleet_outcomes are the way in from Jinja.
 
-The decision on the fleet read is server_control's own (control_plan, which runs the module's
-decision code); this module adds what only a job knows (the inventory's status, the
-maintenance window, whether the job may start a server) and the wording.
+The decision on the fleet read is server_control's own (job_read_decision.control_plan, which runs
+the module's decision code); this module adds what only a job knows (the inventory's status, the
+maintenance window, whether the job may start a server) and the wording.  The public filters call a
+host's decision its plan (fleet_plans), a name that stays theirs.
 """
 
 from __future__ import annotations
 
-import datetime
-
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.canary import not_sent_reason
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ACTION_FOR_STATE
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_control_plan import control_plan
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_read_decision import control_plan
 
 RESTARTED, STARTED, UNCHANGED, SKIPPED, FAILED = "restarted", "started", "unchanged", "skipped", "failed"
 NOT_LISTED = "the panel no longer lists this server: left alone"
@@ -73,17 +73,14 @@ def _left_alone(result, reason):
 
 def _busy(job, decision, max_players):
     if decision["players"] is not None:
-        return _left_alone(
-            SKIPPED,
-            "%s players online, more than %s (%s): left alone" % (decision["players"], job.players, max_players),
-        )
-    return _left_alone(
-        SKIPPED, "no player count reported, so %s (%s) cannot be confirmed: left alone" % (job.players, max_players)
-    )
+        reason = say.too_many_players(decision["players"], job.players, max_players)
+    else:
+        reason = "the server %s" % say.no_player_count(job.players, max_players)
+    return _left_alone(SKIPPED, "%s: left alone" % reason)
 
 
 def _recent(job, uptime, threshold, tail):
-    return _left_alone(UNCHANGED, "up for %s s, below %s (%s s): %s" % (int(uptime), job.threshold, threshold, tail))
+    return _left_alone(UNCHANGED, say.below_threshold(int(uptime), job.threshold, threshold, tail))
 
 
 def _acts(state, **control):
@@ -96,7 +93,7 @@ def _acts(state, **control):
     }
 
 
-def _plan_rolling_restart(job, server, settings, inventory_status, window):
+def _decide_rolling_restart(job, server, settings, inventory_status, window):
     max_players = _none(settings.get("max_players"))
     drain, on_busy = _number(settings.get("drain_timeout") or 0), settings.get("on_busy") or "skip"
     min_uptime = settings.get("min_uptime")
@@ -120,7 +117,7 @@ def _plan_rolling_restart(job, server, settings, inventory_status, window):
             SKIPPED, "status %s now (online when the inventory was read): not online, left alone" % decision["status"]
         )
     if decision["reason"] == "recently_restarted":
-        return _recent(job, decision["uptime"], min_uptime, "counts as restarted already")
+        return _recent(job, decision["uptime"], min_uptime, say.COUNTS_AS_RESTARTED)
     if decision["reason"] == "busy":
         return _busy(job, decision, max_players)
     # a server stopped since the fleet read is left alone, never started (only_if_status)
@@ -134,7 +131,7 @@ def _plan_rolling_restart(job, server, settings, inventory_status, window):
     )
 
 
-def _plan_maintenance(job, server, settings, inventory_status, window):
+def _decide_maintenance(job, server, settings, inventory_status, window):
     if not window.get("inside", True):
         return _left_alone(SKIPPED, window.get("reason") or "outside maintenance_window: nothing sent")
     if not server:
@@ -172,7 +169,7 @@ def _plan_maintenance(job, server, settings, inventory_status, window):
     return _acts(state, only_if_status=only_if_status, drain_timeout=drain, on_busy="skip")
 
 
-def _plan_ensure_online(job, server, settings, inventory_status, window):
+def _decide_ensure_online(job, server, settings, inventory_status, window):
     stopped = list(settings.get("stopped_statuses") or DEFAULT_STOPPED_STATUSES)
     decision = control_plan(server, STARTED, only_if_status=stopped)
     if decision["action"] is not None:
@@ -185,10 +182,10 @@ def _plan_ensure_online(job, server, settings, inventory_status, window):
     return _left_alone(SKIPPED, "status %s: not a stopped status, left alone" % decision["status"])
 
 
-PLANNERS = {
-    "rolling_restart": _plan_rolling_restart,
-    "maintenance": _plan_maintenance,
-    "ensure_online": _plan_ensure_online,
+DECIDERS = {
+    "rolling_restart": _decide_rolling_restart,
+    "maintenance": _decide_maintenance,
+    "ensure_online": _decide_ensure_online,
 }
 
 
@@ -214,12 +211,12 @@ def record_of(servers, server_id):
     return {}
 
 
-def plan(server, job_name, settings=None, inventory_status=None, window=None, server_id=None, host=None):
+def decide_host(server, job_name, settings=None, inventory_status=None, window=None, server_id=None, host=None):
     """What the job does with one host, decided on ``server`` (its record of the fleet read, or {}).
 
     ``server`` may be the whole fleet read (a list): the host's record is then the one of
     ``server_id`` (searched here, once, rather than in Jinja, which costs a fleet's length per
-    host), and a host without a ``server_id`` is not a server of the fleet: its plan fails it.
+    host), and a host without a ``server_id`` is not a server of the fleet: its decision fails it.
     """
     job = job_of(job_name)
     if isinstance(server, list):
@@ -233,7 +230,7 @@ def plan(server, job_name, settings=None, inventory_status=None, window=None, se
             "fleet_plans expects a server record (a dictionary, as server_info returns it), not %r." % (server,)
         )
     settings = dict(settings or {})
-    decided = PLANNERS[job.name](job, server, settings, inventory_status, dict(window or {}))
+    decided = DECIDERS[job.name](job, server, settings, inventory_status, dict(window or {}))
     decided["job"] = job.name
     if decided["control"] is not None:
         for key in ("wait_timeout", "poll_interval", "canary"):
@@ -242,13 +239,13 @@ def plan(server, job_name, settings=None, inventory_status=None, window=None, se
     return decided
 
 
-def plans(fleet, job_name, settings, hostvars, hosts, window=None, read_failure=None):
-    """``{host: plan}`` for every host of a batch, decided on one fleet read (a list) in one call.
+def decide_hosts(fleet, job_name, settings, hostvars, hosts, window=None, read_failure=None):
+    """``{host: decision}`` (what the fleet_plans filter returns) for every host of a batch, decided on one fleet read (a list) in one call.
 
     One task for the batch instead of one per host: at a thousand hosts the per-host task
     alone cost Ansible about 20 s.  Each host's ``gamepanel_id`` and ``gamepanel_status``
     come from ``hostvars``.  ``read_failure`` is the message of a fleet read that failed: every
-    host's plan then fails it with that message (a failed run_once task would fail one host and
+    host's decision then fails it with that message (a failed run_once task would fail one host and
     quietly take the others out of the play).
     """
     if read_failure:
@@ -268,7 +265,7 @@ def plans(fleet, job_name, settings, hostvars, hosts, window=None, read_failure=
         variables = hostvars[host]
         server_id = variables.get("gamepanel_id")
         status = variables.get("gamepanel_status")
-        decided[host] = plan(
+        decided[host] = decide_host(
             [by_id[server_id]] if server_id in by_id else [],
             job_name,
             settings,
@@ -431,23 +428,6 @@ def outcomes(decided, control=None, check_mode=False, failure=None):
 # -- the outcome --------------------------------------------------------------------------------
 
 
-def when_queued(entry):
-    """A ledger entry's queued_at as people read it (UTC), whatever form it arrives in."""
-    queued_at = entry.get("queued_at")
-    if isinstance(queued_at, (int, float)) and not isinstance(queued_at, bool):
-        return datetime.datetime.fromtimestamp(queued_at, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    return str(queued_at) if queued_at else "an unknown time"
-
-
-def pending_note(entry):
-    """The words for an action the ledger held open when this run came to it: nothing new was sent."""
-    return "already pending: the %s queued at %s by an earlier run (%s); nothing new sent" % (
-        entry.get("action") or "action",
-        when_queued(entry),
-        entry.get("state") or "open",
-    )
-
-
 def _pending(result):
     """server_control's ``pending`` (the ledger entry its decision relied on) as the outcome keeps it, or None."""
     entry = result.get("pending") if isinstance(result, dict) else None
@@ -479,7 +459,7 @@ def outcome(decided, result=None, check_mode=False, failed=False):
         # server_control names a pending entry in a failure only when it followed it (nothing new sent)
         reason = result.get("msg") or "the %s failed" % job.noun
         if entry and "nothing new" not in reason.lower():
-            reason = "%s (%s)" % (reason, pending_note(entry))
+            reason = "%s (%s)" % (reason, say.pending_note(entry))
         return {"result": FAILED, "reason": reason, "elapsed": _elapsed(result), "pending": entry}
     if not decided.get("act"):
         return {
@@ -498,30 +478,22 @@ def outcome(decided, result=None, check_mode=False, failed=False):
     elif result.get("changed"):
         found, reason = done, would if check_mode else confirmed
         if entry and not same:  # another action was open: this one was sent as asked, the ledger named it
-            reason = "%s; the ledger still held a %s queued at %s (%s)" % (
-                reason,
-                entry.get("action"),
-                when_queued(entry),
-                entry.get("state"),
-            )
+            reason = "%s; %s" % (reason, say.still_held([entry]))
     elif same and same.get("state") == "done":
         # a restart the ledger holds as done within min_uptime counts as the restart
         found = UNCHANGED
-        reason = (
-            "counts as restarted already: the %s queued at %s by an earlier run is done (ledger); nothing new sent"
-            % (same.get("action"), when_queued(same))
-        )
+        reason = say.counted_note(same)
     elif same:
         kept = same
         # the action an earlier run queued was applied while this run waited for it, or is still open
         found, reason = (
-            (done, "%s: %s" % (confirmed, pending_note(same)))
+            (done, "%s: %s" % (confirmed, say.pending_note(same)))
             if result.get("converged")
-            else (UNCHANGED, pending_note(same))
+            else (UNCHANGED, say.pending_note(same))
         )
     elif state == RESTARTED:
         found = UNCHANGED
-        reason = "up for %s s, below %s (%s s): counts as restarted already" % (
+        reason = say.below_threshold(
             (result.get("server") or {}).get("uptime_seconds", "?"),
             job.threshold,
             decided["control"].get("min_uptime", "?"),

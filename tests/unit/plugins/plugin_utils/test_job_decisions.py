@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The fleet jobs' decision and outcome (job_planning's plan and outcome, behind fleet_plans and fleet_outcomes):
+"""The fleet jobs' decision and outcome (job_decisions' decide_host and outcome, behind fleet_plans and fleet_outcomes):
 the words each host is given,
 and an action an earlier run had queued (server_control's ``pending``) named as such."""
 
@@ -10,8 +10,8 @@ import pytest
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import outcome as fleet_outcome
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_planning import plan as fleet_plan
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions import outcome as fleet_outcome
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions import decide_host as fleet_plan
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_summary import fleet_summary
 
 ROLLING = {
@@ -74,7 +74,7 @@ def server(status="online", uptime=7200, players=0):
             server(players=None),
             "online",
             "skipped",
-            "no player count reported, so rolling_restart_max_players (0) cannot be confirmed: left alone",
+            "the server reports no player count, so rolling_restart_max_players (0) cannot be confirmed: left alone",
         ),
     ],
 )
