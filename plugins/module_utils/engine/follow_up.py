@@ -182,4 +182,6 @@ class FollowUp(object):
             return contextlib.nullcontext()  # a server without a wait: its one read is not cut short
         end, stage = max(ends)
         option = "drain_timeout" if stage == DRAINING else "wait_timeout"
-        return self.run.client.deadline(end - self.clock.monotonic(), "%s=%g s" % (option, getattr(self.request, option)))
+        return self.run.client.deadline(
+            end - self.clock.monotonic(), "%s=%g s" % (option, getattr(self.request, option))
+        )
