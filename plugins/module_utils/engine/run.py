@@ -313,11 +313,6 @@ class ControlRun(object):
         if self.canary is None or not self.canary.holds_drained(server):
             self.send_planned(server)
 
-    def drain_over(self, server):
-        """drain_timeout ran out: the last read that was made decides."""
-        server.drain_until = min(server.drain_until, self.clock.monotonic())
-        self.decide_again(server, server.read)
-
     def converged(self, server):
         server.converged = True if self.request.wait else None
         if server.entry is not None:

@@ -149,7 +149,8 @@ def test_a_draining_server_is_sent_once_its_players_leave_and_skipped_when_the_d
     client = FakeClient(server(players=5))
     run, target = engine(client, max_players=0, drain_timeout=30)
     run.decide(target, read_now(client))
-    run.drain_over(target)
+    client.clock.sleep(30)
+    run.observe(target, read_now(client))  # the read at the drain's end still shows the players
     assert client.posts == [] and "after waiting drain_timeout (30 s)" in target.skipped_reason
 
 
