@@ -176,7 +176,7 @@ class FollowUp(object):
             server.not_before = read.started + EPSILON  # the next shared read must show something newer
 
     def limit(self, servers):
-        """The client's deadline for a read made for ``servers``: its retries end with the last drain or wait it serves."""
+        """The client's deadline for a read made for ``servers``: its retries end with the last end it serves."""
         ends = [(self.end(server), server.stage) for server in servers]
         if not ends or any(end is None for end, unused in ends):
             return contextlib.nullcontext()  # a server without a wait: its one read is not cut short

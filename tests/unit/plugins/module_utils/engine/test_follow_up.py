@@ -21,6 +21,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result impo
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import UNDECIDED_RECHECK_SECONDS
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAmbiguousError, PanelAuthError
 
+from panel_fakes import FakePanel  # pylint: disable=import-error
+from panel_fakes import server as panel_server  # pylint: disable=import-error
 from test_many_servers import by_id, fleet, posted, run  # pylint: disable=import-error
 
 PROFILE = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -273,3 +275,73 @@ def test_a_drain_is_read_at_the_same_pace_and_ends_at_drain_timeout(how):
     assert client.posts == []
     reads = [round(when - 1000.0, 3) for when, what, unused in client.log if what in ("GET", "LIST")]
     assert reads == [0.0, 5.0, 10.2, 15.608, 21.232, 30.0]  # the last at drain_timeout itself
+
+
+# -- the deadline is a limit, for one server and many (a real PanelClient on a scripted panel) ------
+
+
+def wait_server(**fields):
+    """mc-01 online, up a day, empty (the read before queueing), with ``fields`` changed."""
+    fields.setdefault("players", 0)
+    return panel_server(**fields)
+
+
+def scripted(how, record):
+    """What the scripted panel answers to a read of ``record``: the server (GET), or the list holding it."""
+    return record if how == ONE else [record]
+
+
+def restart_on(panel, how, **options):
+    """A restart of mc-01 on the scripted ``panel``; returns the result or the ControlFailed, and the time it took."""
+    options.setdefault("wait_timeout", 30)
+    options.setdefault("poll_interval", 5)
+    client = panel.client(retry_timeout=options.pop("retry_timeout", 60))
+    started = panel.clock.monotonic()
+    try:
+        if how == ONE:
+            result = run_one_server(client, ControlRequest("restarted", server_id="mc-01", rate_limit=0, **options))
+        else:
+            request = ControlRequest("restarted", ids=["mc-01"], rate_limit=0, **options)
+            result = run_many_servers(client, request, ["mc-01"])
+    except ControlFailed as failure:
+        return failure, panel.clock.monotonic() - started
+    return result, panel.clock.monotonic() - started
+
+
+@pytest.mark.parametrize("how", [ONE, MANY])
+def test_a_long_retry_after_does_not_carry_the_wait_past_wait_timeout(how):
+    panel = FakePanel()
+    panel.reply(json=scripted(how, wait_server())).reply(status=202, json={"state": "queued"})
+    for _reply in range(30):
+        panel.reply(status=429, json={"error": {"message": "slow down"}}, headers={"Retry-After": "20"})
+    failure, elapsed = restart_on(panel, how, wait_timeout=30)
+    assert isinstance(failure, ControlFailed)
+    assert elapsed <= 30  # no request time passes on the scripted transport
+    assert "wait_timeout=30 s" in failure.message and "queued, not yet applied" in failure.message
+    assert len([sent for sent in panel.sent if sent.method == "POST"]) == 1
+
+
+@pytest.mark.parametrize("how", [ONE, MANY])
+def test_an_outage_shorter_than_the_wait_does_not_end_it(how):
+    panel = FakePanel()
+    panel.reply(json=scripted(how, wait_server())).reply(status=202, json={"state": "queued"})
+    for _reply in range(8):  # each read's retries run out (retry_timeout 3 s), the reads go on
+        panel.reply(status=503, body="<html>maintenance</html>")
+    panel.reply(json=scripted(how, wait_server(uptime=4)))
+    result, elapsed = restart_on(panel, how, wait_timeout=300, retry_timeout=3)
+    assert not isinstance(result, ControlFailed), result.message
+    assert elapsed < 300 and not panel.unused
+
+
+@pytest.mark.parametrize("how", [ONE, MANY])
+def test_a_panel_answering_503_does_not_carry_the_drain_past_drain_timeout(how):
+    panel = FakePanel().reply(json=scripted(how, wait_server(players=3)))
+    for _reply in range(40):
+        panel.reply(status=503, body="<html>maintenance</html>")
+    result, elapsed = restart_on(panel, how, max_players=0, drain_timeout=3, retry_timeout=60)
+    assert not isinstance(result, ControlFailed), result.message
+    assert elapsed <= 3
+    reason = result["skipped_reason"] if how == ONE else result["servers"][0]["skipped_reason"]
+    assert "more than max_players (0) after waiting drain_timeout (3 s)" in reason
+    assert "The last read failed" in reason and "HTTP 503" in reason and "drain_timeout=3 s" in reason
+    assert [sent.method for sent in panel.sent] == ["GET", "GET"]  # the read before, and one at drain_timeout
