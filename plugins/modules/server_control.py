@@ -30,8 +30,10 @@ description:
   - Status values other than C(online) exist and are not all known; any unknown status is returned as the panel
     gives it. O(state=started) starts a server in any status other than C(online), O(state=stopped) stops a server
     in any status outside O(stopped_statuses).
-  - Polls begin every O(poll_interval) seconds, each gap half again as long as the one before, up to a ceiling
-    that lets many concurrent waiters (for example a fleet restart with many forks) share the token's O(rate_limit).
+  - While it waits (or drains), the task reads the server again O(poll_interval) seconds after queueing, then each
+    gap is O(poll_interval) plus a 25th of the time waited so far (at most 30 seconds unless O(poll_interval) is
+    longer), and the last read comes at the end of O(wait_timeout) itself. A task with O(ids) reads its servers at
+    the same pace, together, by the list pages that hold them.
     When three or more tasks of the same token run at once on the controller (forks of a fleet restart), one list
     read (C(GET /servers)) answers the reads of many of them, the read before queueing included; a task only ever
     uses a list read that started after it did, and a wait one that started after its action was queued.
@@ -150,8 +152,8 @@ options:
     default: 300
   poll_interval:
     description:
-      - Seconds before the first read after queueing; later reads come 1.5 times later each, up to a ceiling
-        derived from O(rate_limit) (at most 30 seconds, never below this value).
+      - Seconds before the first read after queueing; each later gap is this plus a 25th of the time waited so
+        far (at most 30 seconds, never below this value).
       - Agents check in about every 30 to 60 seconds, so reading much more often only spends the rate budget.
     type: float
     default: 5

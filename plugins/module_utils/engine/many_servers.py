@@ -8,7 +8,8 @@
    a read a few seconds old and the fleet is read once, whatever its size.  A page whose sending
    outlasts ``max_read_age`` (a slow plan, another consumer of the token) is read again before the
    next action.  With a ``canary`` (engine/canary.py) the actions wait until every server is decided.
-2. **Follow up** (engine/page_passes.py): the drains and the outcomes waited for.
+2. **Follow up** (engine/follow_up.py, the same scheduler as for one server): the drains and the
+   outcomes waited for, read again with the pages that hold them.
 3. **Answer** (engine/result.py): one line per id, summary counts, the servers that failed named.
 
 A POST the panel refused in its own words (a 429 or a 5xx: api/retry.py) is handed back by the
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.canary import Canary
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.page_passes import PagePasses
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.follow_up import FollowUp
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import PageReads, read_by_id
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import (
     ControlFailed,
@@ -56,7 +57,7 @@ def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=F
     canary = canary(
         run,
         send=lambda servers: send_until_taken(run, pages, servers),
-        follow_up=lambda servers, over: PagePasses(pages, run, servers, over).follow_up(),
+        follow_up=lambda servers, over: FollowUp(run, pages, servers=servers, over=over).follow(),
     )
     run.canary = canary
     try:
@@ -155,7 +156,7 @@ def send_until_taken(run, pages, servers):
 def follow_up(run, pages):
     """The follow-up passes; a drained server refused when its players left is sent again, then followed too."""
     while True:
-        PagePasses(pages, run).follow_up()
+        FollowUp(run, pages).follow()
         if run.stopped is not None or not put_back(run):
             return
         try:

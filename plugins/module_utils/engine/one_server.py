@@ -5,26 +5,20 @@
 
 What each read means is the engine's (engine/run.py), as for many servers; this driver only reads:
 the read the decision rests on (``GET /servers/{id}``, a list read shared with the other forks of
-the play: engine/shared_reads.py, or the list when the server is named); the reads while players
-leave and while the outcome is waited for, paced by ``poll_until`` (engine/polling.py) with their
-retries cut short at the deadline; without ``wait``, one read back after a lost answer; and
-``confirm_only``'s read of what an earlier task queued.
+the play: engine/shared_reads.py, or the list when the server is named) and ``confirm_only``'s read
+of what an earlier task queued.  The reads while players leave, while the outcome is waited for,
+and without ``wait`` the one read back after a lost answer, are the follow-up's (engine/follow_up.py),
+the same driver as for many servers, here on one server read by its own GET.
 """
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine import ledger_messages
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import read_by_id
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.polling import poll_ceiling, poll_until
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.follow_up import FollowUp
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.pages import PageReads, read_by_id
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.result import ControlFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils.engine.run import ControlRun
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server import (
-    DRAINING,
-    FOLLOWED_UP,
-    WAITING,
-    ControlledServer,
-)
+from ansible_collections.gamepanel.panel.plugins.module_utils.engine.server import ControlledServer
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules import open_entries
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import TimedRead
 from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import is_open
@@ -48,7 +42,6 @@ class OneServer(object):
         self.before_reads = before_reads  # a SharedStatusReads, or None: the read before queueing is a GET
         # The freshness rule of shared reads: no decision rests on a read that started before the task.
         self.task_started = self.clock.monotonic()
-        self.ceiling = poll_ceiling(self.request.poll_interval, self.request.rate_limit)
         self.server = ControlledServer(self.request.server_id)  # replaced by the run's once read
 
     def control(self):
@@ -68,11 +61,7 @@ class OneServer(object):
             self.server.fail(str(problem))
         except PanelError as error:
             self.server.fail(say.explain(error), error)
-        while self.server.stage in FOLLOWED_UP:
-            if self.server.stage == DRAINING or self.request.wait:
-                self.follow()
-            else:
-                self.read_back()
+        self.follow()
         return self.answer()
 
     def adopt(self, read):
@@ -110,62 +99,17 @@ class OneServer(object):
             )
         return TimedRead(server, listed.started, listed.finished, listed.wall_offset)
 
-    def read_again(self, shared=False):
-        """A read after the decision (a GET, or a shared read when ``shared``), or None when it failed (the run is told why)."""
-        server = self.server
-        try:
-            if shared and self.status_reads is not None:
-                return self.status_reads.read(server.id, server.not_before)
-            return read_by_id(self.client, server.id)
-        except PanelError as error:
-            self.run.unread(server, error)
-            return None
-
     # -- the drain and the wait ------------------------------------------------------------
 
     def follow(self):
-        """Read until the drain or the wait is over, or its timeout ran out; the run judges every read.
+        """Read until the drain or the wait is over: the follow-up of ``ids`` on this one server.
 
-        The drain reads until players leave (the run then decides on that read, and sends) or
-        drain_timeout runs out; the wait reads until the outcome shows or wait_timeout runs out.
-        Each read runs inside the timeout (its retries end with it), what is sent when the players
-        left does not.  Both gates judge the read the action would be sent on: a decision taken
-        earlier, on another read (a fleet read of a role, an inventory), cannot see a server that
-        was stopped, put in maintenance or filled with players since.
+        Both gates judge the read the action would be sent on: a decision taken earlier, on another
+        read (a fleet read of a role, an inventory), cannot see a server that was stopped, put in
+        maintenance or filled with players since.  Its reads are GETs (a wait's shared when they can
+        be), each cut short at the end of the drain or wait; what is sent when the players left is not.
         """
-        server, stage = self.server, self.server.stage
-        option = "drain_timeout" if stage == DRAINING else "wait_timeout"
-        timeout = getattr(self.request, option)
-        ends = self.clock.monotonic() + timeout
-
-        def read():
-            with self.client.deadline(ends - self.clock.monotonic(), "%s=%g s" % (option, timeout)):
-                found = self.read_again(shared=stage == WAITING)  # a wait's reads are shared when they can be
-            if found is not None:
-                self.run.observe(server, found)
-                if stage == WAITING:
-                    server.not_before = found.started + 0.001  # the next read must show something newer
-            return found
-
-        poll_until(
-            self.clock,
-            read,
-            lambda found: server.stage != stage,
-            timeout,
-            self.request.poll_interval,
-            self.ceiling,
-            undecided=lambda found: found is not None and server.recheck,
-        )
-        if server.stage == stage:
-            (self.run.drain_over if stage == DRAINING else self.run.wait_over)(server)
-
-    def read_back(self):
-        """Without wait, after a lost answer: one read at once decides (progress means the panel had it)."""
-        read = self.read_again()
-        if read is not None:
-            self.run.observe(self.server, read)
-        if self.server.stage == WAITING:
-            self.run.ran_out(self.server)
+        FollowUp(self.run, PageReads(self.client), shared=self.status_reads, servers=[self.server]).follow()
 
     # -- confirm_only --------------------------------------------------------------------------
 
@@ -183,13 +127,13 @@ class OneServer(object):
         server.take(read)
         entry = open_entries.latest(self.run.settle(server), action)
         if entry is None:
-            server.finish(ledger_messages.nothing_to_confirm_message(action, server.label))
+            server.finish(say.nothing_to_confirm_message(action, server.label))
         elif is_open(entry):
             self.run.follow(server, entry)
             server.confirming = True
         else:
             server.pending, server.converged = entry, True
-            server.finish(ledger_messages.applied_message(entry, server.label))
+            server.finish(say.applied_message(entry, server.label))
 
     def read_confirming(self, entry):
         """confirm_only's first read: one that started one poll_interval after ``entry`` (open) was queued.

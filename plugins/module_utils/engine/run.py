@@ -5,9 +5,9 @@
 
 A ControlRun holds the task's servers (engine/server.py) and applies the rules to every read of them,
 for one server and for many alike: ``decide`` on a read, ``send`` exactly once, ``observe`` a later
-read (or ``unread``, its failure) until the wait ends.  How and when the servers are read is the
-drivers' part (engine/many_servers.py: pages; engine/one_server.py: its own GET); both hand every
-read to this class and nothing else.
+read (or ``unread``, its failure) until the wait ends.  How the servers are read first is the
+drivers' part (engine/many_servers.py: pages; engine/one_server.py: its own GET), when and how they
+are read again the follow-up's (engine/follow_up.py, one for both); each hands every read to this class.
 
 Clocks: every elapsed time the rules compare within the task (the uptime reset of Convergence,
 the wait's deadline, the drain, the pacing of follow-up reads) is measured on the monotonic clock,
@@ -62,7 +62,6 @@ class ControlRun(object):
         self.entries = {}  # server id -> its ledger entries (read once, then kept up to date by this task)
         self.unreadable = {}  # server id -> the damage mark covering it
         self.stopped = None  # the PanelError that stopped the sending, if one did
-        self.last_outcome = None  # when a read last showed an outcome (monotonic; paces the follow-up)
         self.canary = None  # a Canary (engine/canary.py) that may hold a drained server back, or None
         self.started_at = self.clock.monotonic()
         # With other servers to go on with (ids), a refused POST is handed back and sent again later
@@ -140,7 +139,7 @@ class ControlRun(object):
         now = self.clock.monotonic()
         if request.drain_timeout > 0 and not self.check_mode and server.drain_until is None:
             server.stage, server.drain_until, server.drained = DRAINING, now + request.drain_timeout, True
-            server.not_before = server.read.started
+            server.not_before, server.followed_since = server.read.started, now
             return
         if server.stage == DRAINING and now < server.drain_until:
             server.not_before = server.read.started
@@ -241,6 +240,7 @@ class ControlRun(object):
     def wait_for(self, server, convergence, since):
         """``server`` waits for the outcome ``convergence`` judges, from ``since`` (without wait: one read decides)."""
         server.stage, server.not_before, server.convergence = WAITING, since, convergence
+        server.followed_since, server.recheck = since, False
         server.converged = False if self.request.wait else None
         server.deadline = since + (self.request.wait_timeout if self.request.wait else 0)
 
@@ -312,13 +312,7 @@ class ControlRun(object):
         if self.canary is None or not self.canary.holds_drained(server):
             self.send_planned(server)
 
-    def drain_over(self, server):
-        """drain_timeout ran out: the last read that was made decides."""
-        server.drain_until = min(server.drain_until, self.clock.monotonic())
-        self.decide_again(server, server.read)
-
     def converged(self, server):
-        self.last_outcome = self.clock.monotonic()
         server.converged = True if self.request.wait else None
         if server.entry is not None:
             self.mark(server, DONE)

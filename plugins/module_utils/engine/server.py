@@ -54,6 +54,7 @@ class ControlledServer(object):
         self.drain_until = None  # from when a read still showing players ends the drain
         self.drained = False  # players were waited for
         self.not_before = None  # the instant the next read must start after
+        self.followed_since = None  # when its drain or wait began: the pace of its reads grows with it
         self.recheck = False  # its latest read could not tell (Convergence.undecided): read it again soon
         self.read_failure = None  # the transient PanelError of the latest attempt to read it, if it failed
         self.settled_on = None  # the latest read whose proof the ledger has taken

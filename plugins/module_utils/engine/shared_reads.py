@@ -12,8 +12,8 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence 
 from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
 from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
 
-# A task counts as active while it read (or joined) within this many seconds (the slowest
-# poll ceiling is 30 s, so an active waiter always refreshes its entry in time).
+# A task counts as active while it read (or joined) within this many seconds (the longest gap
+# of the follow-up is 30 s, so an active waiter always refreshes its entry in time).
 ACTIVE_WAITER_SECONDS = 60.0
 # Sharing starts when at least this many tasks of one token are active at once.
 MIN_SHARING_WAITERS = 3
@@ -152,7 +152,7 @@ class SharedStatusReads:
         found = self._answer(self.files.read("snapshot"), server_id, oldest)
         if found is not None:
             return found
-        # At the wait's deadline retries are off: the own GET then is one attempt, as poll_until's last read is.
+        # At the wait's deadline retries are off: the own GET then is one attempt, as the follow-up's last read is.
         left = self.client.deadline_left()
         read_at = self.files.update("readers", self._join(now, oldest, None if left is None else now + left))
         if read_at is None:

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""wait_timeout is a limit: retries inside one read end with the wait.
+"""wait_timeout is a limit: retries inside one read end with the wait (test_follow_up.py: one server and many).
 
 A real PanelClient on a scripted transport and the fake clock: time moves only by the
 client's own sleeps, so the total time a run took is exact, never measured.
@@ -40,32 +40,6 @@ def restart(panel, **options):
     except ControlFailed as failure:
         return failure, panel.clock.monotonic() - started
     return result, panel.clock.monotonic() - started
-
-
-def test_a_long_retry_after_does_not_carry_the_wait_past_wait_timeout():
-    panel = FakePanel()
-    panel.reply(json=server()).reply(status=202, json={"state": "queued"})
-    for _reply in range(30):
-        panel.reply(status=429, json={"error": {"message": "slow down"}}, headers={"Retry-After": "20"})
-    failure, elapsed = restart(panel, wait_timeout=30, retry_timeout=60)
-    assert isinstance(failure, ControlFailed)
-    # No request time passes on the fake transport, so "wait_timeout plus one request" is exactly 30 s.
-    assert elapsed <= 30
-    assert "wait_timeout=30 s" in failure.message and "queued, not yet applied" in failure.message
-    assert len([sent for sent in panel.sent if sent.method == "POST"]) == 1
-
-
-def test_an_outage_shorter_than_the_wait_does_not_end_it():
-    panel = FakePanel()
-    panel.reply(json=server()).reply(status=202, json={"state": "queued"})
-    for _reply in range(8):  # each read's retries run out (retry_timeout 3 s), the wait polls on
-        panel.reply(status=503, body="<html>maintenance</html>")
-    panel.reply(json=server(uptime=4))
-    result, elapsed = restart(panel, wait_timeout=300, retry_timeout=3)
-    assert isinstance(result, dict), result.message
-    assert result["converged"] is True and result["changed"] is True
-    assert elapsed < 300
-    assert not panel.unused
 
 
 def test_a_failure_that_waiting_cannot_cure_still_ends_the_wait_at_once():
@@ -155,21 +129,6 @@ def busy_panel():
 def drain(panel, on_busy="skip", **options):
     """A restart with max_players 0 that waits drain_timeout for the players to leave."""
     return restart(panel, max_players=0, on_busy=on_busy, **options)
-
-
-def test_a_panel_answering_503_does_not_carry_the_drain_past_drain_timeout():
-    panel = busy_panel()
-    for _reply in range(40):
-        panel.reply(status=503, body="<html>maintenance</html>")
-    result, elapsed = drain(panel, drain_timeout=3, retry_timeout=60)
-    # Ends as a drain that ran out ends: skipped, nothing queued; it also says why the last read failed.
-    assert isinstance(result, dict), result.message
-    assert elapsed <= 3
-    assert (result["changed"], result["action"]) == (False, None)
-    reason = result["skipped_reason"]
-    assert "more than max_players (0) after waiting drain_timeout (3 s)" in reason
-    assert "The last read failed" in reason and "HTTP 503" in reason and "drain_timeout=3 s" in reason
-    assert [sent.method for sent in panel.sent] == ["GET", "GET"]
 
 
 def test_a_long_retry_after_during_the_drain_fails_at_drain_timeout_with_on_busy_fail():
