@@ -21,7 +21,7 @@ tarball=$build/gamepanel-panel-$version.tar.gz
 # galaxy.yml is the version's source. A module runs where neither galaxy.yml nor MANIFEST.json
 # travels (AnsiballZ ships only Python), so the User-Agent's copy lives in the API client: the
 # build refuses to go on when the two differ.
-client=plugins/module_utils/api/client.py
+client=plugins/module_utils/_api/client.py
 code_version=$(sed -n 's/^COLLECTION_VERSION = "\(.*\)"$/\1/p' "$client")
 if [ "$code_version" != "$version" ]; then
     echo "FAILED: galaxy.yml says version $version, $client says COLLECTION_VERSION = \"$code_version\": set it to $version" >&2

@@ -15,9 +15,9 @@ from ansible.errors import AnsibleActionFail
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import COLLECTION_VERSION, PanelClient
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.client import COLLECTION_VERSION, PanelClient
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.connection import panel_argument_spec
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import report_pages
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch

@@ -10,14 +10,14 @@ plugins/plugin_utils/job_hosts.py for the ``hosts`` form, which runs here only.
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.ledger_fact import (
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.ledger_fact import (
     LEDGER_FACT,
     batch_entries,
     host_entries,
     host_fact,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_control
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.specs import SERVER_CONTROL
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.tasks import server_control
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.action_in_process import InProcessAction
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_hosts import run_hosts_task
 

@@ -9,8 +9,8 @@ plugins/plugin_utils/action_in_process.py for when the module is executed instea
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_INFO
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_info
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.specs import SERVER_INFO
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.tasks import server_info
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.action_in_process import InProcessAction
 
 

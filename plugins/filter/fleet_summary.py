@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.messages import queued_entry
+from ansible_collections.gamepanel.panel.plugins.module_utils._engine.messages import queued_entry
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import ACCOUNT_VARIABLE
 
 # The order results are listed in: what needs attention first.

@@ -238,12 +238,12 @@ from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.errors import (
     NO_BASE_URL_MESSAGE,
     NO_INVENTORY_TOKEN_MESSAGE,
     PanelError,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import (
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.token_file import (
     TOKEN_ENV,
     TOKEN_FILE_ENV,
     TOKEN_FILE_OPTION,
@@ -253,7 +253,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file imp
     read_token_file,
     token_digest,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.server_records import filter_servers
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_accounts as accounts
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_naming as naming
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
@@ -261,7 +261,7 @@ from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_config i
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_templating import trusted_template, untrusted
 
 try:
-    from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient
+    from ansible_collections.gamepanel.panel.plugins.module_utils._api.client import PanelClient
 except ImportError as client_import_error:  # a broken installation: reported when the panel must be asked, not at load
     PanelClient = None
     CLIENT_IMPORT_ERROR = client_import_error

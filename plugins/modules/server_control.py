@@ -623,11 +623,11 @@ diff:
     after: {status: online}
 """
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL, run_task_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_control
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.specs import SERVER_CONTROL, run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.tasks import server_control
 
 
-# Two ways this task runs, one implementation (module_utils/entry/specs.py, server_control):
+# Two ways this task runs, one implementation (module_utils/_entry/specs.py, server_control):
 # - on the controller (localhost, or any host with a local connection, such as the servers
 #   inventory's), the action plugin of the same name, plugins/action/server_control.py, runs it in Ansible's
 #   worker process, no module executed (plugins/plugin_utils/action_in_process.py says when);

@@ -243,11 +243,11 @@ status:
   sample: 404
 """
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_INFO, run_task_module
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_info
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.specs import SERVER_INFO, run_task_module
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.tasks import server_info
 
 
-# Two ways this task runs, one implementation (module_utils/entry/specs.py, server_info):
+# Two ways this task runs, one implementation (module_utils/_entry/specs.py, server_info):
 # - on the controller (localhost, or any host with a local connection, such as the servers
 #   inventory's), the action plugin of the same name, plugins/action/server_info.py, runs it in Ansible's
 #   worker process, no module executed (plugins/plugin_utils/action_in_process.py says when);

@@ -9,7 +9,7 @@ most of the run.  The collection's modules only talk HTTP to the panel, so when 
 task would run on the controller anyway (a local connection: ``localhost``, or the
 inventory hosts of the ``gamepanel.panel.servers`` plugin, which sets
 ``ansible_connection: local``), the action plugin calls the same implementation
-(module_utils/entry/specs.py) directly.  Everywhere else it executes the module as usual:
+(module_utils/_entry/specs.py) directly.  Everywhere else it executes the module as usual:
 
 * the task is delegated to (or runs on) a host reached through any other connection;
 * ``become`` (the module would run as another user), or ``async``;
@@ -43,8 +43,8 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import HAS_REQUESTS
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.client import HAS_REQUESTS
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.failure import TaskFailed
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 
 display = Display()
@@ -56,7 +56,7 @@ CONTROLLER_TRANSPORTS = ("local",)
 class InProcessAction(ActionBase):
     """Base of the collection's action plugins: set TASK_SPEC and implement ``perform``."""
 
-    TASK_SPEC = None  # a module_utils.entry.specs.TaskSpec
+    TASK_SPEC = None  # a module_utils._entry.specs.TaskSpec
     _supports_check_mode = True
     _supports_async = True
 

@@ -34,7 +34,7 @@ is sent again after a backoff that honours the panel's Retry-After (``Refusals``
 as the server is down.  A start the panel accepted and the agent has not applied yet (its agent
 is away) is followed, never sent again: the ledger holds it open.
 
-``expected`` is true when an entry of the ledger (module_utils/state/ledger.py: what the collection
+``expected`` is true when an entry of the ledger (module_utils/_state/ledger.py: what the collection
 queued) explains the change: its action fits the change (see ``action_fits``), it was queued
 before the read that saw the change, and it was still open at the previous read (an entry
 that ended long before the previous read explains nothing seen after it; ``LAG_GRACE_SECONDS``
@@ -45,14 +45,14 @@ from __future__ import annotations
 
 import time
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import (
+from ansible_collections.gamepanel.panel.plugins.module_utils._rules.convergence import (
     DEFAULT_STOPPED_STATUSES,
     ONLINE,
     uptime_went_back,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import QUEUED, is_open, public_view
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import panel_key
+from ansible_collections.gamepanel.panel.plugins.module_utils._rules.entry_states import QUEUED, is_open, public_view
+from ansible_collections.gamepanel.panel.plugins.module_utils._state.files import StateFiles
+from ansible_collections.gamepanel.panel.plugins.module_utils._state.ledger import panel_key
 
 ADDED = "added"
 REMOVED = "removed"
@@ -268,7 +268,7 @@ def refusal_delay(count, base=REFUSAL_BACKOFF_BASE, cap=REFUSAL_BACKOFF_CAP):
 class Refusals(object):
     """The starts the panel refused, per server, while it stays down: when the next may be sent, what to log.
 
-    ``refused(server_id, note)`` counts a not-queued note (state/ledger.py) once; the next start is due
+    ``refused(server_id, note)`` counts a not-queued note (_state/ledger.py) once; the next start is due
     ``refusal_delay`` after it, or at the note's ``retry_at`` (the panel's Retry-After) when that is later.
     Times are the ledger's (wall clock, shared with the runs that wrote the notes).  Forgotten when the
     server comes up, is gone, is given up on, or its start fails another way (its answer lost, down again).
@@ -647,7 +647,7 @@ def record_incident(files, memory, event, now, window, panel=None, account=None)
 
 
 def incident_files(panel, directory=None, writing=True):
-    """The StateFiles holding the incident record of ``panel`` (state/ledger.py's ``panel_of``), beside its ledger;
+    """The StateFiles holding the incident record of ``panel`` (_state/ledger.py's ``panel_of``), beside its ledger;
     a reader (``writing`` false) creates nothing."""
     return StateFiles(panel_key(panel), directory, probe=RECORD_KIND + ".lock" if writing else None)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import weakref
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import token_digest
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.token_file import token_digest
 
 _SOURCES = weakref.WeakKeyDictionary()  # InventoryData -> {path: Source}
 

@@ -20,7 +20,7 @@ import os
 
 import yaml
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import TOKEN_FILE_OPTION
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.token_file import TOKEN_FILE_OPTION
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import CONNECTION_KEYS, TOKEN_ENV_KEY
 
 PLUGIN_NAMES = ("gamepanel.panel.servers", "servers")

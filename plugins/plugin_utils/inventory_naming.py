@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import SERVER_FIELDS
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.server_records import SERVER_FIELDS
 
 # Every field of a normalised server record becomes a host variable.
 HOST_VARIABLE_FIELDS = SERVER_FIELDS

@@ -23,7 +23,7 @@ import json
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import token_digest
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.token_file import token_digest
 
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import ACCOUNT_VARIABLE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import (

@@ -32,9 +32,9 @@ from __future__ import annotations
 import os
 import re
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import CONNECTION_OPTIONS, check_base_url
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import (
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.client import CONNECTION_OPTIONS, check_base_url
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.token_file import (
     TOKEN_FILE_OPTION,
     environment_token,
     in_file,

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine import messages as say
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.canary import not_sent_reason
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ACTION_FOR_STATE
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
+from ansible_collections.gamepanel.panel.plugins.module_utils._engine import messages as say
+from ansible_collections.gamepanel.panel.plugins.module_utils._engine.canary import not_sent_reason
+from ansible_collections.gamepanel.panel.plugins.module_utils._engine.request import ACTION_FOR_STATE
+from ansible_collections.gamepanel.panel.plugins.module_utils._rules.convergence import DEFAULT_STOPPED_STATUSES, ONLINE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_read_decision import control_plan
 
 RESTARTED, STARTED, UNCHANGED, SKIPPED, FAILED = "restarted", "started", "unchanged", "skipped", "failed"

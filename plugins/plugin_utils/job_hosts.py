@@ -8,7 +8,7 @@ account and token are its own variables (job_connection.py), read here from ``ho
 are grouped by them (job_accounts.account_key: account, connection, token variable), each group's
 arguments completed and checked as a task of its own would be (the same argument spec, the same
 token rules, its token's ``no_log``), and the groups run at once in one engine
-(module_utils/engine/many_accounts.py). Anything wrong with a host or a group (no server id, a token
+(module_utils/_engine/many_accounts.py). Anything wrong with a host or a group (no server id, a token
 that is not its source's, a bad setting) fails the task before anything is sent.
 
 It needs the inventory's variables, so it runs in the controller's worker only: the module, executed
@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from ansible.module_utils.basic import remove_values
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.ledger_fact import batch_entries
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import SERVER_CONTROL
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.tasks import server_control_hosts
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.failure import TaskFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.ledger_fact import batch_entries
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.specs import SERVER_CONTROL
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.tasks import server_control_hosts
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.action_in_process import (
     _environment_overlay,

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import (
+from ansible_collections.gamepanel.panel.plugins.module_utils._engine.request import (
     ACTION_FOR_STATE,
     REQUEST_OPTIONS,
     ControlRequest,
 )
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import players_of, status_of, uptime_of
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.decision import (
+from ansible_collections.gamepanel.panel.plugins.module_utils._rules.convergence import players_of, status_of, uptime_of
+from ansible_collections.gamepanel.panel.plugins.module_utils._rules.decision import (
     HELD_BY_PLAYERS,
     HELD_BY_STATUS,
     decide_on_read,

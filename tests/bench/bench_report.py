@@ -43,11 +43,11 @@ sys.path.insert(0, str(REPO / "tests"))
 import conftest  # noqa: E402,F401  pylint: disable=wrong-import-position,unused-import
 from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import (
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.client import (
     COLLECTION_VERSION,
     PanelClient,
 )  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import select_servers  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.server_records import select_servers  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import report_pages  # noqa: E402
 
 TOKEN = "gp-test-owner-control"  # Team plan account of the default fixture

@@ -32,7 +32,7 @@ def test_the_source_survives_500_429_html_and_a_revoked_token_and_says_why(emula
     control = emulator.control
     token = control.create_token("acme", "olivia", "watcher", "read-only", value="gp-watcher-secret-0042")
     # rate_limit 0: no client-side pacing. With pacing on, the shared budget treats a 429 without
-    # Retry-After as a full minute (api/ratelimit.py) and the next read waits up to a minute: right for
+    # Retry-After as a full minute (_api/ratelimit.py) and the next read waits up to a minute: right for
     # a real panel, a minute lost for this test, which is about what the source does with failures.
     args = {"base_url": emulator.live_url, "api_token": token, "interval": 0.05, "retry_timeout": 0.2, "rate_limit": 0}
     watcher = fleet_events.FleetEventSource(args, environ={})

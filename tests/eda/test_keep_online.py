@@ -29,9 +29,9 @@ import time
 
 from emulator.harness import EmulatorProcess
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import QUEUED
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.client import PanelClient
+from ansible_collections.gamepanel.panel.plugins.module_utils._state.ledger import Ledger
+from ansible_collections.gamepanel.panel.plugins.module_utils._rules.entry_states import QUEUED
 
 RATE = int(os.environ.get("GAMEPANEL_EDA_TEST_RATE", "60"))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import token_digest
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.token_file import token_digest
 from test_inventory import plain
 
 # fleet and fleet_process are fixtures, used by name

@@ -14,9 +14,9 @@ import time
 import pytest
 import requests
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.ratelimit import SharedBudget
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import key_for_token
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.client import PanelClient
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.ratelimit import SharedBudget
+from ansible_collections.gamepanel.panel.plugins.module_utils._state.files import key_for_token
 
 TOKEN = "gp-test-owner-control"  # the team account acme
 OTHER_TOKEN = "gp-test-owner-read"  # the same account, its own limit

@@ -61,7 +61,7 @@ def test_context_requirements_install_what_the_collection_needs(context, introsp
     )
     # The collection's API client, imported in that venv: it finds requests there.
     probe = (
-        "from ansible_collections.gamepanel.panel.plugins.module_utils.api import client; "
+        "from ansible_collections.gamepanel.panel.plugins.module_utils._api import client; "
         "import requests; assert client.HAS_REQUESTS, client.REQUESTS_IMPORT_ERROR; print(requests.__version__)"
     )
     # -I: nothing from this process's environment or site-packages; only the collection is added.

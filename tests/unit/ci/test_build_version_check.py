@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
-CLIENT = Path("plugins/module_utils/api/client.py")
+CLIENT = Path("plugins/module_utils/_api/client.py")
 
 
 def build_with(tmp_path, galaxy_version, code_version):

@@ -59,11 +59,11 @@ def test_the_tree_keeps_its_layers(tmp_path):
 
 # (the importing module, the module it must not import), both under plugins/
 AGAINST_THE_LAYERS = [
-    ("module_utils.api.client", "module_utils.engine.many_servers"),  # the API client reaching up into the engine
-    ("module_utils.state.ledger", "module_utils.engine.one_server"),  # the state on disk reaching up into the engine
-    ("module_utils.rules.decision", "module_utils.state.ledger"),  # the pure rules doing I/O
-    ("module_utils.rules.open_entries", "module_utils.api.client"),  # the pure rules talking to the panel
-    ("module_utils.entry.connection", "plugin_utils.job_connection"),  # module_utils travels: no controller-only code
+    ("module_utils._api.client", "module_utils._engine.many_servers"),  # the API client reaching up into the engine
+    ("module_utils._state.ledger", "module_utils._engine.one_server"),  # the state on disk reaching up into the engine
+    ("module_utils._rules.decision", "module_utils._state.ledger"),  # the pure rules doing I/O
+    ("module_utils._rules.open_entries", "module_utils._api.client"),  # the pure rules talking to the panel
+    ("module_utils._entry.connection", "plugin_utils.job_connection"),  # module_utils travels: no controller-only code
 ]
 
 

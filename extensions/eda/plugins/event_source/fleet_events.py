@@ -195,12 +195,12 @@ _spec.loader.exec_module(_loaded)
 _loaded.make_importable(os.path.normpath(_COLLECTION_DIR))
 
 # pylint: disable=wrong-import-position
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError, redact  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import filter_servers  # noqa: E402
-from ansible_collections.gamepanel.panel.plugins.module_utils.api import token_file  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.client import PanelClient  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.errors import PanelError, redact  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils._state.ledger import Ledger  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.connection import panel_argument_spec  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.server_records import filter_servers  # noqa: E402
+from ansible_collections.gamepanel.panel.plugins.module_utils._api import token_file  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import inventory_config  # noqa: E402
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection  # noqa: E402
@@ -250,7 +250,7 @@ def connection_params(args, environ=None, inventory_options=None):
     GAMEPANEL_* variables, else defaults.
 
     The names, types, defaults and environment variables are those of every module
-    (``module_utils.entry.connection.panel_argument_spec``); the inventory file comes before the environment
+    (``module_utils._entry.connection.panel_argument_spec``); the inventory file comes before the environment
     as it does for the inventory plugin reading that file.
     """
     environ = os.environ if environ is None else environ

@@ -12,7 +12,7 @@ from ansible.errors import AnsibleActionFail
 from ansible.playbook.play_context import PlayContext
 
 from ansible_collections.gamepanel.panel.plugins.action.fleet_report_files import ActionModule
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import COLLECTION_VERSION
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.client import COLLECTION_VERSION
 
 SERVERS = [
     {

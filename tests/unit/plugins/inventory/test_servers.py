@@ -33,8 +33,8 @@ except ImportError:  # older: the unsafe marker
 
 from ansible_collections.gamepanel.panel.plugins.inventory import servers as plugin_module
 from ansible_collections.gamepanel.panel.plugins.inventory.servers import InventoryModule
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import token_digest
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.token_file import token_digest
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.errors import (
     PanelAuthError,
     PanelPaymentError,
     PanelTransportError,

@@ -22,9 +22,9 @@ import requests
 from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import PanelClient, ServerPage
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import (
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.client import PanelClient, ServerPage
+from ansible_collections.gamepanel.panel.plugins.module_utils._engine.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.errors import (
     PanelAmbiguousError,
     PanelApiError,
     PanelNotFoundError,

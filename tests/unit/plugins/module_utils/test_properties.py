@@ -12,12 +12,12 @@ from urllib.parse import unquote, urlsplit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api import errors
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.client import encode_segment
-from ansible_collections.gamepanel.panel.plugins.module_utils.engine.request import ControlRequest
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.convergence import UPTIME_TOLERANCE, Convergence
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelError
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.server_records import SERVER_FIELDS
+from ansible_collections.gamepanel.panel.plugins.module_utils._api import errors
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.client import encode_segment
+from ansible_collections.gamepanel.panel.plugins.module_utils._engine.request import ControlRequest
+from ansible_collections.gamepanel.panel.plugins.module_utils._rules.convergence import UPTIME_TOLERANCE, Convergence
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.errors import PanelError
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.server_records import SERVER_FIELDS
 
 from panel_fakes import BASE_URL, TOKEN, FakePanel
 

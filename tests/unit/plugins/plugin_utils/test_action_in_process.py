@@ -3,7 +3,7 @@
 
 """The action plugins' in-process path: validation, environment, modes, no_log, and the module fallback.
 
-The task's logic (module_utils/entry/specs.py) is replaced by a recorder here; that it gives
+The task's logic (module_utils/_entry/specs.py) is replaced by a recorder here; that it gives
 the module's results is proven against the emulator in tests/integration/test_action_path.py.
 """
 
@@ -17,8 +17,8 @@ from ansible.errors import AnsibleError
 
 from ansible_collections.gamepanel.panel.plugins.action import server_control as control_action
 from ansible_collections.gamepanel.panel.plugins.action import server_info as info_action
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.failure import TaskFailed
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.specs import TaskSpec
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.failure import TaskFailed
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.specs import TaskSpec
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import action_in_process
 
 SECRET = "gp-unit-action-secret-42"

@@ -401,7 +401,7 @@ def test_the_incident_record_counts_within_the_window_and_forgets_old_ones():
 
 
 def test_record_incident_uses_the_state_file_and_counts_across_watchers(tmp_path):
-    from ansible_collections.gamepanel.panel.plugins.module_utils.state.files import StateFiles
+    from ansible_collections.gamepanel.panel.plugins.module_utils._state.files import StateFiles
 
     files = StateFiles("f" * 64, str(tmp_path))
     event = {"id": "a", "name": "A", "kind": STATUS_CHANGED, "status": "offline", "previous_status": "online"}

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.token_file import token_digest
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.token_file import token_digest
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.connection import panel_argument_spec
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import job_connection
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import (
     CONNECTION_KEYS,

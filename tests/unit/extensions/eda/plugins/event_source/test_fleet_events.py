@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ansible_collections.gamepanel.panel.plugins.module_utils.api.errors import PanelAuthError, PanelTransportError
-from ansible_collections.gamepanel.panel.plugins.module_utils.state.ledger import Ledger
-from ansible_collections.gamepanel.panel.plugins.module_utils.rules.entry_states import DONE, MAY_BE_QUEUED, QUEUED
-from ansible_collections.gamepanel.panel.plugins.module_utils.entry.connection import panel_argument_spec
+from ansible_collections.gamepanel.panel.plugins.module_utils._api.errors import PanelAuthError, PanelTransportError
+from ansible_collections.gamepanel.panel.plugins.module_utils._state.ledger import Ledger
+from ansible_collections.gamepanel.panel.plugins.module_utils._rules.entry_states import DONE, MAY_BE_QUEUED, QUEUED
+from ansible_collections.gamepanel.panel.plugins.module_utils._entry.connection import panel_argument_spec
 from ansible_collections.gamepanel.panel.plugins.plugin_utils import eda_watch
 
 SOURCE = "ansible_collections.gamepanel.panel.extensions.eda.plugins.event_source.fleet_events"
@@ -274,7 +274,7 @@ def test_ansible_rulebook_can_load_it_with_run_path_from_an_installed_collection
         check=False,
     )
     assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.split() == ["main", "ansible_collections.gamepanel.panel.plugins.module_utils.api.client"]
+    assert completed.stdout.split() == ["main", "ansible_collections.gamepanel.panel.plugins.module_utils._api.client"]
 
 
 @pytest.mark.parametrize("value", [["b", "Srv a"], '["b", "Srv a"]', "b, Srv a", "['b','Srv a']"])
