@@ -30,7 +30,6 @@ from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection imp
     CONNECTION_VARIABLE,
     TOKEN_VARIABLE,
 )
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions import decide_hosts
 
 
 def batch_accounts(hosts, hostvars):
@@ -101,28 +100,3 @@ def account_label(account, connection):
     if isinstance(connection, dict) and connection.get("base_url"):
         return str(connection["base_url"])
     return "default"
-
-
-def plans_by_account(reads, job_name, settings, hostvars, window=None):
-    """``{host: plan}`` of a batch from the registered loop of its reads, one per account (see batch_accounts).
-
-    Each host is decided on its own account's read only; its plan carries ``account`` and ``via``
-    (the host its account's tasks go through). A read that failed fails its account's hosts.
-    """
-    results = reads.get("results") if isinstance(reads, dict) else None
-    if not isinstance(results, list):
-        raise AnsibleFilterError("fleet_plans expects a fleet read or the registered loop of reads, not %r." % (reads,))
-    decided = {}
-    # A token that is not the one an account's source read with stops the whole job, before anything is sent.
-    mismatch = next((read.get("msg") for read in results if read.get("token_mismatch")), None)
-    for read in results:
-        batch = read.get("item") or {}
-        failure = (read.get("msg") or "the read failed") if read.get("failed") else None
-        failure = mismatch or failure
-        servers = read.get("servers") or []
-        for host, decided_for_host in decide_hosts(
-            servers, job_name, settings, hostvars, batch.get("hosts"), window, failure
-        ).items():
-            decided_for_host.update(account=batch.get("account"), via=batch.get("host"))
-            decided[host] = decided_for_host
-    return decided

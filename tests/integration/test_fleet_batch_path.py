@@ -1,9 +1,9 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The fleet jobs send and confirm a batch with one server_control task (ids), not one task per host.
+"""The fleet jobs send and confirm a batch with one server_control task (hosts), not one task per host.
 
-Each role decides the batch on one fleet read, then one run_once server_control task with ``ids``
-sends every action of the batch and confirms them with list reads; per host only the outcome is
+Each role runs one run_once server_control task with ``hosts`` over the batch: it reads the fleet,
+decides, sends every action and confirms them with list reads; per host only the outcome is
 recorded. The outcomes keep their meaning: confirmed, deferred (failed, nothing sent again), or a
 lost answer that a read shows applied. Agents and faults are driven through the emulator's controls.
 """
@@ -23,9 +23,8 @@ def server_lines(run):
         if result.get("skipped"):
             continue
         runners += 1
-        for item in result["results"]:
-            for line in item.get("servers", []):
-                lines[line["id"]] = line
+        for line in result.get("servers", []):
+            lines[line["id"]] = line
     return lines, runners
 
 
