@@ -1,18 +1,19 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""PRIVATE: a fleet job's batch split by account, so each account's servers are acted on through its own panel.
+"""PRIVATE: hosts split by account, so each account's servers are read and acted on through its own panel.
 
 An inventory may hold several accounts (one source each, the option ``account``): server ids
-repeat across them, and each has its own connection and token. The fleet jobs therefore read,
-decide and act per account: the batch's hosts are grouped by their own variables (the account
-``gamepanel_account``, the connection ``gamepanel_connection`` and, where a host has one, the
-token ``gamepanel_api_token``), and each group's read and server_control task is delegated to one
-of its hosts, whose connection and token the task takes (job_connection.py). A server is known by
-its account and id together.
+repeat across them, and each has its own connection and token. Hosts are grouped by their own
+variables (the account ``gamepanel_account``, the connection ``gamepanel_connection`` and, where a
+host has one, the token ``gamepanel_api_token``): server_control ``hosts`` runs each group through
+its own connection and token (job_hosts.py, by ``account_key``), and the status playbook and the
+report read each account through one of its hosts (``batch_accounts``, merged by ``merged_reads``),
+whose connection and token the task takes (job_connection.py). A server is known by its account
+and id together.
 
 Group names are never read: a user's own group called ``account_something`` (a parent of two
 account groups, say) changes nothing. Reading each host's variables costs Ansible well under a
-millisecond a host and batch, and the decision reads them anyway.
+millisecond a host.
 
 An inventory of one account makes one group: the job runs as it always did.
 """

@@ -151,4 +151,6 @@ def _fail_missing(result, missing, diff):
     result.update(servers=merged["servers"], summary=merged["summary"], failed=True)
     result.setdefault("changed", merged["changed"])
     failed = [dict(line, id=line["host"]) for line in lines if line["failed"]]
-    result["msg"] = failure_message(failed, len(lines))
+    canary = result.get("canary") or {}
+    lost = " " + canary["msg"] if canary.get("confirmed") is False and canary.get("msg") else ""
+    result["msg"] = failure_message(failed, len(lines)) + lost
