@@ -1,15 +1,17 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The fleet_outcomes filter: every host's gamepanel_outcome of a batch, from the plans and the ids tasks' results."""
+"""The fleet_outcomes filter: every host's gamepanel_outcome of a batch, from the lines of the job's control task."""
 
 from __future__ import annotations
 
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions import outcomes
 
 
-def fleet_outcomes(plans, control=None, check_mode=False, failure=None):
+def fleet_outcomes(
+    control, job, settings, hosts, check_mode=False, window=None, starts=None, canary_before=False, failure=None
+):
     """See fleet_outcomes.yml."""
-    return outcomes(plans, control, check_mode, failure=failure)
+    return outcomes(control, job, settings, hosts, check_mode, window, starts, canary_before, failure)
 
 
 class FilterModule(object):

@@ -89,8 +89,9 @@ options:
         each at its own token's rate, with the options of O(ids) (O(canary) counts for the whole task, the first
         servers to act on, in the order of O(hosts), are sent alone and confirmed before anything is sent to any
         account).
-      - A host without C(gamepanel_id), two hosts for one server, or a token that is not the one a host's source read
-        its panel with fails the task before anything is sent.
+      - A host without C(gamepanel_id) fails alone (its line says so, and the task fails naming it); the others go
+        on. Two hosts for one server, or a token that is not the one a host's source read its panel with, fails
+        the task before anything is sent.
       - Runs on the controller only (the action plugin reads the inventory's variables); RV(servers) carries each
         line's C(host) and C(account).
     type: list
@@ -465,7 +466,7 @@ servers:
   elements: dict
   contains:
     id:
-      description: The server's id.
+      description: The server's id (null on the line of a host without C(gamepanel_id), with O(hosts)).
       type: str
     host:
       description: With O(hosts), the inventory host the line is for.
@@ -505,6 +506,26 @@ servers:
       description: Its uptime as last read, when the panel gives one.
       type: int
       sample: 12
+    players:
+      description: Its player count as last read, or null when the panel gives none.
+      type: int
+      sample: 0
+    held_by:
+      description: The gate that held its action back on the latest decision, V(status) (O(only_if_status)) or
+        V(players) (O(max_players)), else null.
+      type: str
+      sample: players
+    counted:
+      description: Whether the ledger counted a restart queued less than O(min_uptime) ago as the restart (nothing
+        new sent).
+      type: bool
+    in_state:
+      description: Whether the read showed nothing to do (the requested state, or with O(min_uptime) a server up for
+        less than that).
+      type: bool
+    drained:
+      description: Whether players were waited for (O(drain_timeout)); the gates were then judged on later reads.
+      type: bool
     msg:
       description: What happened to it in a sentence, when there is more to say than the other fields do (always
         when it failed).

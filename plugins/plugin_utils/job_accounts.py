@@ -1,18 +1,19 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""PRIVATE: a fleet job's batch split by account, so each account's servers are acted on through its own panel.
+"""PRIVATE: hosts split by account, so each account's servers are read and acted on through its own panel.
 
 An inventory may hold several accounts (one source each, the option ``account``): server ids
-repeat across them, and each has its own connection and token. The fleet jobs therefore read,
-decide and act per account: the batch's hosts are grouped by their own variables (the account
-``gamepanel_account``, the connection ``gamepanel_connection`` and, where a host has one, the
-token ``gamepanel_api_token``), and each group's read and server_control task is delegated to one
-of its hosts, whose connection and token the task takes (job_connection.py). A server is known by
-its account and id together.
+repeat across them, and each has its own connection and token. Hosts are grouped by their own
+variables (the account ``gamepanel_account``, the connection ``gamepanel_connection`` and, where a
+host has one, the token ``gamepanel_api_token``): server_control ``hosts`` runs each group through
+its own connection and token (job_hosts.py, by ``account_key``), and the status playbook and the
+report read each account through one of its hosts (``batch_accounts``, merged by ``merged_reads``),
+whose connection and token the task takes (job_connection.py). A server is known by its account
+and id together.
 
 Group names are never read: a user's own group called ``account_something`` (a parent of two
 account groups, say) changes nothing. Reading each host's variables costs Ansible well under a
-millisecond a host and batch, and the decision reads them anyway.
+millisecond a host.
 
 An inventory of one account makes one group: the job runs as it always did.
 """
@@ -30,7 +31,6 @@ from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection imp
     CONNECTION_VARIABLE,
     TOKEN_VARIABLE,
 )
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions import decide_hosts
 
 
 def batch_accounts(hosts, hostvars):
@@ -101,28 +101,3 @@ def account_label(account, connection):
     if isinstance(connection, dict) and connection.get("base_url"):
         return str(connection["base_url"])
     return "default"
-
-
-def plans_by_account(reads, job_name, settings, hostvars, window=None):
-    """``{host: plan}`` of a batch from the registered loop of its reads, one per account (see batch_accounts).
-
-    Each host is decided on its own account's read only; its plan carries ``account`` and ``via``
-    (the host its account's tasks go through). A read that failed fails its account's hosts.
-    """
-    results = reads.get("results") if isinstance(reads, dict) else None
-    if not isinstance(results, list):
-        raise AnsibleFilterError("fleet_plans expects a fleet read or the registered loop of reads, not %r." % (reads,))
-    decided = {}
-    # A token that is not the one an account's source read with stops the whole job, before anything is sent.
-    mismatch = next((read.get("msg") for read in results if read.get("token_mismatch")), None)
-    for read in results:
-        batch = read.get("item") or {}
-        failure = (read.get("msg") or "the read failed") if read.get("failed") else None
-        failure = mismatch or failure
-        servers = read.get("servers") or []
-        for host, decided_for_host in decide_hosts(
-            servers, job_name, settings, hostvars, batch.get("hosts"), window, failure
-        ).items():
-            decided_for_host.update(account=batch.get("account"), via=batch.get("host"))
-            decided[host] = decided_for_host
-    return decided

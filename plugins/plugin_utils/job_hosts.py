@@ -8,8 +8,10 @@ account and token are its own variables (job_connection.py), read here from ``ho
 are grouped by them (job_accounts.account_key: account, connection, token variable), each group's
 arguments completed and checked as a task of its own would be (the same argument spec, the same
 token rules, its token's ``no_log``), and the groups run at once in one engine
-(module_utils/_engine/many_accounts.py). Anything wrong with a host or a group (no server id, a token
-that is not its source's, a bad setting) fails the task before anything is sent.
+(module_utils/_engine/many_accounts.py). A host without a server id fails alone (its line says so) and
+the others go on: a fleet job's batch may hold a host of the user's that is no server. Anything else
+wrong with a host or a group (two hosts for one server, a token that is not its source's, a bad
+setting) fails the task before anything is sent.
 
 It needs the inventory's variables, so it runs in the controller's worker only: the module, executed
 elsewhere, refuses ``hosts``.
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 from ansible.module_utils.basic import remove_values
 
+from ansible_collections.gamepanel.panel.plugins.module_utils._engine import messages as say
+from ansible_collections.gamepanel.panel.plugins.module_utils._engine.result import failure_message, many_servers_result
 from ansible_collections.gamepanel.panel.plugins.module_utils._entry.failure import TaskFailed
 from ansible_collections.gamepanel.panel.plugins.module_utils._entry.ledger_fact import batch_entries
 from ansible_collections.gamepanel.panel.plugins.module_utils._entry.specs import SERVER_CONTROL
@@ -54,24 +58,31 @@ def run_hosts_task(action, result, task_vars):
     except job_connection.ConnectionVariableError as error:
         result.update(failed=True, msg=str(error), token_mismatch=isinstance(error, job_connection.TokenMismatch))
         return result
+    groups, missing = groups
     try:
-        result.update(
-            server_control_hosts(
-                groups,
-                check_mode=bool(action._task.check_mode),
-                diff=bool(action._task.diff),
-                fact_entries=batch_entries(task_vars, hosts),
+        if groups:
+            result.update(
+                server_control_hosts(
+                    groups,
+                    check_mode=bool(action._task.check_mode),
+                    diff=bool(action._task.diff),
+                    fact_entries=batch_entries(task_vars, hosts),
+                )
             )
-        )
     except TaskFailed as failure:
         result.update(failure.result)
         result.update(failed=True, msg=failure.msg)
+    if missing:
+        _fail_missing(result, missing, bool(action._task.diff))
     action._add_invocation(result, dict(args, hosts=list(hosts)), task_vars)
     return remove_values(result, no_log_values)
 
 
 def _checked_groups(action, args, hosts, task_vars):
-    """``([(account, params, {server id: host})], no_log values)``; HostsRefused or ConnectionVariableError."""
+    """``(([(account, params, {server id: host})], hosts without a server id), no_log values)``.
+
+    Raises HostsRefused or ConnectionVariableError.
+    """
     if not isinstance(hosts, list) or not all(isinstance(host, str) for host in hosts):
         raise HostsRefused("hosts must be a list of inventory host names, such as ansible_play_batch.")
     hostvars = task_vars.get("hostvars") or {}
@@ -94,11 +105,6 @@ def _checked_groups(action, args, hosts, task_vars):
                 % (servers[str(server_id)], host, server_id)
             )
         servers[str(server_id)] = host
-    if missing:
-        raise HostsRefused(
-            "hosts: %s carr%s no %s: no server of the gamepanel inventory. Nothing was sent."
-            % (", ".join(missing), "ies" if len(missing) == 1 else "y", SERVER_VARIABLE)
-        )
     groups, no_log_values = [], set()
     for variables, servers in found.values():
         completed = job_connection.task_arguments(args, variables, inventory_token=action._inventory_token)
@@ -111,4 +117,40 @@ def _checked_groups(action, args, hosts, task_vars):
             raise HostsRefused(remove_values(validation.errors.msg, found_no_log))
         label = account_label(variables.get(ACCOUNT_VARIABLE), variables.get(job_connection.CONNECTION_VARIABLE))
         groups.append((label, validation.validated_parameters, servers))
-    return groups, no_log_values
+    return (groups, missing), no_log_values
+
+
+def _no_server_line(host):
+    """The line of a host without a server id: failed, nothing sent to it."""
+    return {
+        "id": None,
+        "host": host,
+        "account": None,
+        "name": None,
+        "changed": False,
+        "action": None,
+        "converged": None,
+        "skipped_reason": None,
+        "pending": None,
+        "status": None,
+        "uptime_seconds": None,
+        "players": None,
+        "held_by": None,
+        "counted": False,
+        "in_state": False,
+        "drained": False,
+        "msg": say.no_server_id(host, SERVER_VARIABLE),
+        "failed": True,
+    }
+
+
+def _fail_missing(result, missing, diff):
+    """``result`` with a failed line for each host of ``missing`` (no server id), and the task failed naming them."""
+    lines = list(result.get("servers") or []) + [_no_server_line(host) for host in missing]
+    merged = many_servers_result(lines, diff, result.get("elapsed") or 0.0, result.get("api") or {})
+    result.update(servers=merged["servers"], summary=merged["summary"], failed=True)
+    result.setdefault("changed", merged["changed"])
+    failed = [dict(line, id=line["host"]) for line in lines if line["failed"]]
+    canary = result.get("canary") or {}
+    lost = " " + canary["msg"] if canary.get("confirmed") is False and canary.get("msg") else ""
+    result["msg"] = failure_message(failed, len(lines)) + lost

@@ -2,7 +2,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """PRIVATE: what server_control would decide on one read of a server, without sending anything.
 
-The filter control_plan (plugins/filter/control_plan.py) and the fleet jobs' decisions (job_decisions.py) use it.
+The filter control_plan (plugins/filter/control_plan.py) gives it, for a record already read.
 """
 
 from __future__ import annotations

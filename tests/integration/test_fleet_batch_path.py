@@ -1,9 +1,9 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The fleet jobs send and confirm a batch with one server_control task (ids), not one task per host.
+"""The fleet jobs send and confirm a batch with one server_control task (hosts), not one task per host.
 
-Each role decides the batch on one fleet read, then one run_once server_control task with ``ids``
-sends every action of the batch and confirms them with list reads; per host only the outcome is
+Each role runs one run_once server_control task with ``hosts`` over the batch: it reads the fleet,
+decides, sends every action and confirms them with list reads; per host only the outcome is
 recorded. The outcomes keep their meaning: confirmed, deferred (failed, nothing sent again), or a
 lost answer that a read shows applied. Agents and faults are driven through the emulator's controls.
 """
@@ -23,9 +23,8 @@ def server_lines(run):
         if result.get("skipped"):
             continue
         runners += 1
-        for item in result["results"]:
-            for line in item.get("servers", []):
-                lines[line["id"]] = line
+        for line in result.get("servers", []):
+            lines[line["id"]] = line
     return lines, runners
 
 
@@ -47,7 +46,7 @@ def test_a_batch_is_sent_and_confirmed_by_one_task(ansible, emulator):
     assert run.rc == 2, run.describe()
     lines, runners = server_lines(run)
     assert runners == 1  # one batch, one task whatever its size: its canary (ark-01) first, then the rest
-    assert sorted(lines) == ONLINE
+    assert sorted(server_id for server_id, line in lines.items() if line["changed"]) == ONLINE
     assert lines["mc-02"]["failed"] is True and QUEUED_MESSAGE in lines["mc-02"]["msg"]
     assert lines["mc-02"]["changed"] is True and lines["mc-02"]["converged"] is False
     found = outcomes(run)
@@ -83,9 +82,11 @@ def test_a_lost_answer_to_a_queued_restart_is_confirmed_by_a_read(ansible, emula
     assert counters["posts"]["mc-01"] == 1 and counters["restarts"] == {"mc-01": 1}
 
 
-def test_a_batch_with_nothing_to_do_runs_no_control_task(ansible, emulator):
-    # just restarted (uptime below min_uptime), stopped, offline: nothing sent, nothing confirmed
+def test_a_batch_with_nothing_to_do_sends_nothing(ansible, emulator):
+    # just restarted (uptime below min_uptime), stopped, offline: the one task reads, sends and confirms nothing
     run = job(ansible, "restart_fleet", extra_vars={"rolling_restart_min_uptime": 10**9}, inventory=INVENTORY)
     assert run.rc == 0, run.describe()
-    assert server_lines(run) == ({}, 0)
+    lines, runners = server_lines(run)
+    assert runners == 1 and not any(line["changed"] for line in lines.values())
     assert posts(emulator.control.counters()) == {}
+    assert {outcome["result"] for outcome in outcomes(run).values()} == {"unchanged", "skipped"}

@@ -19,12 +19,8 @@ reported skipped, saying so.  When no server is to be sent, there is no canary a
 
 from __future__ import annotations
 
+from ansible_collections.gamepanel.panel.plugins.module_utils._engine.messages import not_sent_reason
 from ansible_collections.gamepanel.panel.plugins.module_utils._engine.server import DRAINING, FOLLOWED_UP, UNREAD
-
-
-def not_sent_reason(canary_ids):
-    """Why a server was not sent to: the canary (``canary_ids``, in words) did not come back."""
-    return "Not sent: the canary (%s) did not come back, so nothing else was sent." % canary_ids
 
 
 class Canary(object):

@@ -185,6 +185,11 @@ def lost_and_unchanged(action, label, error, last_status):
     )
 
 
+def not_sent_reason(canary_ids):
+    """Why a server was not sent to: the canary (``canary_ids``, in words) did not come back."""
+    return "Not sent: the canary (%s) did not come back, so nothing else was sent." % canary_ids
+
+
 def confirm_timed_out(timed_out_message):
     """confirm_only's wait ran out: worded like the wait of the task that queued it, which this task took over."""
     return "%s Nothing new was sent (confirm_only)." % timed_out_message
@@ -341,3 +346,56 @@ def counted_note(entry):
 def below_threshold(uptime, option, threshold, tail=COUNTS_AS_RESTARTED):
     """A host whose uptime is below its job's threshold (``option``): ``tail`` says what the job makes of it."""
     return "up for %s s, below %s (%s s): %s" % (uptime, option, threshold, tail)
+
+
+def no_server_id(host, variable):
+    """server_control ``hosts``: a host that stands for no server, so nothing is sent to it."""
+    return "%s has no %s: no server of the gamepanel inventory, nothing was sent to it." % (host, variable)
+
+
+def not_a_fleet_host(host):
+    """A fleet job's host without a gamepanel_id: it fails alone, the others go on."""
+    return "%s has no gamepanel_id: run this role on hosts of the gamepanel.panel.servers inventory." % (
+        host or "the host"
+    )
+
+
+def busy_left_alone(players, option, limit):
+    """A host whose players hold the job's restart back (no drain): ``option`` is the job's variable."""
+    if players is None:
+        return "the server %s: left alone" % no_player_count(option, limit)
+    return "%s: left alone" % too_many_players(players, option, limit)
+
+
+def not_online_left_alone(status):
+    """rolling_restart: a server that was not online on the read the decision was made on."""
+    return "status %s when the batch was read: not online, left alone" % (status or "unknown")
+
+
+def neither_online_nor_stopped(status):
+    """maintenance: a server in a status it neither restarts nor starts."""
+    return "status %s: neither online nor stopped, left alone" % (status or "unknown")
+
+
+def start_stopped_off(status):
+    """maintenance without maintenance_start_stopped: a stopped server it may not start."""
+    return "status %s: maintenance_start_stopped is false, left alone" % (status or "unknown")
+
+
+def not_a_stopped_status(status):
+    """ensure_online: a server in a status other than the stopped ones, which it never starts."""
+    return "status %s: not a stopped status, left alone" % (status or "unknown")
+
+
+def job_failed(noun):
+    """A host that failed without a word from the task (``noun``: the job's action)."""
+    return "the %s failed" % noun
+
+
+ONLINE_ALREADY = "online already"
+NOT_DUE = "not due"
+LEFT_ALONE = "left alone"
+OUTSIDE_WINDOW = "outside maintenance_window: nothing sent"
+# What a confirmed action gives a fleet job's host, and what check mode says instead.
+RESTART_CONFIRMED, RESTART_WOULD = "restarted, uptime reset confirmed", "would be restarted (check mode)"
+START_CONFIRMED, START_WOULD = "started, online confirmed", "would be started (check mode)"

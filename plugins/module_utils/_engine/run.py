@@ -97,6 +97,7 @@ class ControlRun(object):
         entries = self.settle(server)
         # wall time: the entries' queued_at are other processes' and earlier runs' wall times too
         plan = decision.decide(self.request, read.server, entries, self.clock.time(), self.unreadable.get(server.id))
+        server.verdict, server.held_by = plan.verdict, plan.held_by
         noted, note = say.ledger_note(plan, server.label, self.request.min_uptime)
         if noted is not None:
             server.pending = noted

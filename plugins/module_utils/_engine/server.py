@@ -17,8 +17,8 @@ Its answer has two shapes, the same whatever the stage it ended in: ``as_line`` 
 
 from __future__ import annotations
 
-from ansible_collections.gamepanel.panel.plugins.module_utils._rules.convergence import status_of, uptime_of
-from ansible_collections.gamepanel.panel.plugins.module_utils._rules.decision import expected_status
+from ansible_collections.gamepanel.panel.plugins.module_utils._rules.convergence import players_of, status_of, uptime_of
+from ansible_collections.gamepanel.panel.plugins.module_utils._rules.decision import ALREADY, COUNTED, expected_status
 from ansible_collections.gamepanel.panel.plugins.module_utils._rules.entry_states import public_view
 from ansible_collections.gamepanel.panel.plugins.module_utils._api.server_records import describe
 
@@ -44,6 +44,10 @@ class ControlledServer(object):
         self.followed = False  # nothing was sent because an open entry for the same action stands
         self.confirming = False  # the followed entry is an earlier task's, taken over by confirm_only
         self.message = None
+        self.verdict = (
+            None  # the latest decision's (_rules/decision.py), for the line: a fleet job words its skips from it
+        )
+        self.held_by = None  # the gate that held the action back on the latest decision, or None
         self.failed = False
         self.error = None  # the PanelError behind the failure, if one is
         self.entry = None  # the ledger entry this task wrote
@@ -122,6 +126,11 @@ class ControlledServer(object):
             "pending": None if self.pending is None else public_view(self.pending),
             "status": status_of(server) if server is not None else None,
             "uptime_seconds": uptime_of(server) if server is not None else None,
+            "players": players_of(server) if server is not None else None,
+            "held_by": self.held_by,
+            "counted": self.verdict == COUNTED,
+            "in_state": self.verdict == ALREADY,
+            "drained": self.drained,
             "msg": self.message,
             "failed": self.failed,
         }

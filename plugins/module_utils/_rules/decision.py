@@ -128,8 +128,7 @@ def decide_on_read(request, server):
     action is to be sent, HELD_BY_STATUS when only_if_status refuses the server's status,
     HELD_BY_PLAYERS when max_players refuses a stop or restart (drain_timeout may then wait
     for players to leave, and on_busy says what happens when they don't).  The gamepanel.panel.control_plan
-    filter reports the same decision, so the fleet roles skip a module run only where the module
-    would decide the same.
+    filter reports it for a record a user has read already.
     """
     action = planned_action(request, server)
     return action, (None if action is None else held_by_gate(request, server, action))

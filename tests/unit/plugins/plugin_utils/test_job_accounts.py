@@ -1,6 +1,6 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""A fleet job's batch by account: grouped by connection and token, decided and worded per account and id."""
+"""A fleet job's batch by account: grouped by connection and token, worded per host; the report's reads merged."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ import pytest
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_accounts import fleet_accounts
-from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
-from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_reads import fleet_reads
 
 EU = {"base_url": "https://eu.example.test/v1", "api_token_env": "EU_TOKEN"}
@@ -97,97 +95,23 @@ def online(server_id, uptime=7200, players=0):
     return {"id": server_id, "status": "online", "uptime_seconds": uptime, "players": {"current": players, "max": 9}}
 
 
-def test_each_host_is_decided_on_its_own_accounts_read():
-    # the same id on both panels: busy on eu, empty on us
-    decided = fleet_plans(
-        reads([online("mc-01", players=4), online("mc-02")], [online("mc-01")]), "rolling_restart", SETTINGS, HOSTVARS
-    )
-    assert (decided["eu_a"]["act"], decided["eu_b"]["act"], decided["us_a"]["act"]) == (False, True, True)
-    assert (decided["us_a"]["account"], decided["us_a"]["via"]) == ("us", "us_a")
-    groups = fleet_groups(decided)
-    # one task for both accounts: each host through its own connection (server_control hosts)
-    assert [(group["hosts"], group["label"]) for group in groups] == [(["eu_b", "us_a"], "restarted: 2 server(s)")]
-
-
-def test_a_failed_read_fails_its_accounts_hosts_only():
-    decided = fleet_plans(
-        reads([online("mc-01"), online("mc-02")], [], "panel down"), "rolling_restart", SETTINGS, HOSTVARS
-    )
-    assert decided["us_a"]["result"] == "failed" and "panel down" in decided["us_a"]["reason"]
-    assert decided["eu_a"]["act"] and decided["eu_b"]["act"]
-
-
-def test_outcomes_follow_each_lines_host():
-    decided = fleet_plans(
-        reads([online("mc-01"), online("mc-02")], [online("mc-01")]), "rolling_restart", SETTINGS, HOSTVARS
-    )
-    group = fleet_groups(decided)[0]
-    line = {"id": "mc-01", "changed": True, "converged": True, "failed": False}
+def test_outcomes_follow_each_lines_host_across_accounts():
+    # the same id on both panels: each line names its host (server_control hosts)
+    found = {"id": "mc-01", "changed": True, "converged": True, "failed": False, "pending": None}
     control = {
-        "results": [
-            {
-                "item": group,
-                "servers": [
-                    dict(line, host="eu_a"),
-                    dict(line, id="mc-02", host="eu_b"),
-                    dict(line, host="us_a", changed=False, failed=True, msg="us send failed"),
-                ],
-            }
-        ]
+        "servers": [
+            dict(found, host="eu_a", account="eu"),
+            dict(found, id="mc-02", host="eu_b", account="eu"),
+            dict(found, host="us_a", account="us", changed=False, failed=True, msg="us send failed"),
+        ],
+        "elapsed": 1.0,
     }
-    found = fleet_outcomes(decided, control)
-    assert found["eu_a"]["outcome"]["result"] == "restarted" and found["eu_b"]["outcome"]["result"] == "restarted"
-    assert found["us_a"]["outcome"] == dict(found["us_a"]["outcome"], result="failed", reason="us send failed")
-    # a task that failed as a whole fails every host it was given
-    whole = fleet_outcomes(decided, {"results": [{"item": group, "msg": "token refused", "failed": True}]})
-    assert [whole[host]["outcome"]["result"] for host in ("eu_a", "eu_b", "us_a")] == ["failed"] * 3
-
-
-def canary_task(group, confirmed, sent=("mc-01",), hosts=("eu_a",)):
-    """The registered loop of the first group's server_control task, its canary as the engine reports it."""
-    line = {"id": sent[0], "host": hosts[0], "changed": True, "converged": confirmed, "failed": not confirmed}
-    canary = {"ids": list(sent), "hosts": list(hosts), "confirmed": confirmed, "msg": "The canary (%s) ..." % sent[0]}
-    return {"results": [{"item": group, "servers": [line], "canary": canary}]}
-
-
-def test_maintenance_restarts_then_starts_the_canary_passed_on_when_the_restarts_sent_none():
-    stopped = dict(online("mc-03"), status="offline", uptime_seconds=0)
-    hostvars = dict(
-        HOSTVARS,
-        eu_c=host("eu", EU, "mc-03", gamepanel_status="offline"),
-        us_c=host("us", US, "mc-03", gamepanel_status="offline"),
-    )
-    accounts = fleet_accounts(["eu_a", "eu_c", "us_a", "us_c"], hostvars)
-    read = {"results": [dict(item=account, servers=[online("mc-01"), stopped], pending=[]) for account in accounts]}
-    settings = {"restart_after": 3600, "max_players": 0, "start_stopped": True, "canary": 1}
-    decided = fleet_plans(read, "maintenance", settings, hostvars)
-    every = fleet_groups(decided)
-    assert [(group["control"]["state"], group["hosts"]) for group in every] == [
-        ("restarted", ["eu_a", "us_a"]),
-        ("started", ["eu_c", "us_c"]),
-    ]
-    first = fleet_groups(decided, first=True)
-    assert [group["control"]["canary"] for group in first] == [1]
-    # the restarts sent no canary: the starts carry it
-    idle = {"results": [{"item": first[0], "servers": [], "canary": {"ids": [], "confirmed": None, "msg": "none"}}]}
-    assert [(group["control"]["state"], group["control"]["canary"]) for group in fleet_groups(decided, after=idle)] == [
-        ("started", 1)
-    ]
-    # it came back: the starts go without one
-    back = canary_task(first[0], True)
-    assert [group["control"]["canary"] for group in fleet_groups(decided, after=back)] == [0]
-    # it did not come back: the starts are not sent, and their hosts say why
-    lost = canary_task(first[0], False)
-    assert fleet_groups(decided, after=lost) == []
-    found = fleet_outcomes(decided, [lost, {"results": [], "skipped": True}])
-    not_sent = "Not sent: the canary (mc-01) did not come back, so nothing else was sent."
-    assert (found["us_c"]["outcome"]["result"], found["us_c"]["outcome"]["reason"]) == ("skipped", not_sent)
-    assert found["eu_a"]["outcome"]["result"] == "failed"
-
-
-def test_plans_from_anything_but_a_read_or_a_loop_of_reads_is_a_clear_error():
-    with pytest.raises(AnsibleFilterError, match="registered loop of reads"):
-        fleet_plans({"servers": []}, "rolling_restart", SETTINGS, HOSTVARS)
+    outcomes = fleet_outcomes(control, "rolling_restart", SETTINGS, ["eu_a", "eu_b", "us_a"])
+    assert outcomes["eu_a"]["outcome"]["result"] == "restarted" and outcomes["eu_b"]["outcome"]["result"] == "restarted"
+    assert outcomes["us_a"]["outcome"] == dict(outcomes["us_a"]["outcome"], result="failed", reason="us send failed")
+    # a task that failed as a whole (a token that is not its source's) fails every host it was given
+    whole = fleet_outcomes({"msg": "token refused", "failed": True}, "rolling_restart", SETTINGS, ["eu_a", "us_a"])
+    assert [whole[host]["outcome"]["result"] for host in ("eu_a", "us_a")] == ["failed"] * 2
 
 
 def test_reads_of_several_accounts_become_one_with_each_server_and_entry_tagged():

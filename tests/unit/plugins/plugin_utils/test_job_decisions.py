@@ -1,8 +1,8 @@
 # Copyright (c) 2026 gamepanel.panel contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The fleet jobs' decision and outcome (job_decisions' decide_host and outcome, behind fleet_plans and fleet_outcomes):
-the words each host is given,
-and an action an earlier run had queued (server_control's ``pending``) named as such."""
+"""The fleet jobs' outcome of each host (job_decisions.outcomes, behind fleet_outcomes), from its line of the job's
+server_control task: the words each host is given, in its job's variables, and an action an earlier run had queued
+(server_control's ``pending``) named as such."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ import pytest
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions import outcome as fleet_outcome
-from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions import decide_host as fleet_plan
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_summary import fleet_summary
 
 ROLLING = {
@@ -35,181 +34,212 @@ ENSURE = {"stopped_statuses": ["offline", "stopped"], "wait_timeout": 300, "poll
 ENTRY = {"id": "mc-02", "action": "restart", "queued_at": 1795000000.5, "state": "queued", "panel": "x"}
 
 
-def server(status="online", uptime=7200, players=0):
-    record = {"id": "mc-01", "status": status, "uptime_seconds": uptime}
-    if players is not None:
-        record["players"] = {"current": players, "max": 20}
-    return record
+def line(host="mc-01", **found):
+    """A server's line of a server_control ``hosts`` task, as the engine writes it (_engine/server.py: as_line)."""
+    values = {
+        "id": host,
+        "host": host,
+        "account": "default",
+        "name": host,
+        "changed": False,
+        "action": None,
+        "converged": None,
+        "skipped_reason": None,
+        "pending": None,
+        "status": "online",
+        "uptime_seconds": 7200,
+        "players": 0,
+        "held_by": None,
+        "counted": False,
+        "in_state": False,
+        "drained": False,
+        "msg": None,
+        "failed": False,
+    }
+    values.update(found)
+    return values
+
+
+def task(*lines, **more):
+    """The registered result of the job's control task with these lines."""
+    result = {"changed": any(found["changed"] for found in lines), "servers": list(lines), "elapsed": 4.5}
+    result.update(more)
+    return result
+
+
+def one(job, settings, found, check_mode=False, **more):
+    """The outcome of the host of ``found`` (one line)."""
+    return fleet_outcomes(task(found), job, settings, [found["host"]], check_mode, **more)[found["host"]]["outcome"]
 
 
 @pytest.mark.parametrize(
-    "record, inventory_status, result, reason",
+    "found, result, reason",
     [
         (
-            server(status="offline"),
-            "offline",
+            line(status="offline", held_by="status", skipped_reason="mc-01 has status offline, not ..."),
             "skipped",
-            "status offline when the inventory was read: not online, left alone",
-        ),
-        ({}, "online", "skipped", "the panel no longer lists this server: left alone"),
-        (
-            server(status="offline"),
-            "online",
-            "skipped",
-            "status offline now (online when the inventory was read): not online, left alone",
+            "status offline when the batch was read: not online, left alone",
         ),
         (
-            server(uptime=90.7),
-            "online",
+            line(uptime_seconds=90, in_state=True),
             "unchanged",
             "up for 90 s, below rolling_restart_min_uptime (600 s): counts as restarted already",
         ),
         (
-            server(players=5),
-            "online",
+            line(players=5, held_by="players", skipped_reason="mc-01 has 5 players online, more than max_players"),
             "skipped",
             "5 players online, more than rolling_restart_max_players (0): left alone",
         ),
         (
-            server(players=None),
-            "online",
+            line(players=None, held_by="players", skipped_reason="mc-01 reports no player count"),
             "skipped",
             "the server reports no player count, so rolling_restart_max_players (0) cannot be confirmed: left alone",
         ),
+        (line(changed=True, action="restart", converged=True), "restarted", "restarted, uptime reset confirmed"),
     ],
 )
-def test_rolling_restart_leaves_alone_with_a_reason(record, inventory_status, result, reason):
-    plan = fleet_plan(record, "rolling_restart", ROLLING, inventory_status)
-    assert plan["act"] is False and plan["control"] is None
-    assert (plan["result"], plan["reason"]) == (result, reason)
+def test_rolling_restart_words_each_line_in_its_variables(found, result, reason):
+    outcome = one("rolling_restart", ROLLING, found)
+    assert (outcome["result"], outcome["reason"]) == (result, reason)
+    # only a host the task acted on took the task's time
+    assert outcome["elapsed"] == (4.5 if result == "restarted" else 0.0)
 
 
-def test_rolling_restart_acts_with_the_module_options():
-    plan = fleet_plan(server(), "rolling_restart", dict(ROLLING, max_players=None), "online")
-    assert plan["act"] is True
-    assert plan["control"] == {
-        "state": "restarted",
-        "only_if_status": ["online"],
-        "min_uptime": 600,
-        "drain_timeout": 0,
-        "on_busy": "skip",
-        "wait_timeout": 300,
-        "poll_interval": 5,
-    }
-    # a drain lets the module decide on busy servers
-    assert fleet_plan(server(players=5), "rolling_restart", dict(ROLLING, drain_timeout=60), "online")["act"] is True
+def test_a_drained_server_keeps_the_tasks_own_words():
+    waited = "mc-01 has 5 players online, more than max_players (0) after waiting drain_timeout (60 s)."
+    found = line(players=5, held_by="players", drained=True, skipped_reason=waited)
+    assert one("rolling_restart", dict(ROLLING, drain_timeout=60), found)["reason"] == waited
+    stopped = "mc-01 has status offline, not one of only_if_status (online): no restart sent."
+    found = line(status="offline", held_by="status", drained=True, skipped_reason=stopped)
+    assert one("rolling_restart", dict(ROLLING, drain_timeout=60), found)["reason"] == stopped
 
 
-def test_maintenance_outside_the_window_and_the_statuses():
-    window = {"inside": False, "reason": "outside maintenance_window 23:00-03:00 Europe/Berlin: nothing sent"}
-    plan = fleet_plan({}, "maintenance", MAINTENANCE, "online", window)
-    assert (plan["result"], plan["reason"]) == ("skipped", window["reason"])
-    inside = {"inside": True}
-    assert (
-        fleet_plan(server(uptime=3600), "maintenance", MAINTENANCE, None, inside)["reason"]
-        == "up for 3600 s, below maintenance_restart_after (5000 s): not due"
+def test_check_mode_says_what_would_be_done():
+    found = line(changed=True, action="restart")
+    assert one("rolling_restart", ROLLING, found, check_mode=True)["reason"] == "would be restarted (check mode)"
+    assert one("ensure_online", ENSURE, found, check_mode=True)["reason"] == "would be started (check mode)"
+
+
+def test_maintenance_words_and_outside_the_window():
+    assert one("maintenance", MAINTENANCE, line(players=4, held_by="players", skipped_reason="x"))["reason"] == (
+        "4 players online, more than maintenance_max_players (3): left alone"
     )
-    assert (
-        fleet_plan(server(status="maintenance"), "maintenance", MAINTENANCE, None, inside)["reason"]
-        == "status maintenance: neither online nor stopped, left alone"
+    assert one("maintenance", MAINTENANCE, line(uptime_seconds=100, in_state=True))["reason"] == (
+        "up for 100 s, below maintenance_restart_after (5000 s): not due"
     )
-    assert (
-        fleet_plan(server(status="offline"), "maintenance", MAINTENANCE, None, inside)["reason"]
-        == "status offline: maintenance_start_stopped is false, left alone"
+    stopped = line(status="offline", held_by="status", skipped_reason="x")
+    assert one("maintenance", MAINTENANCE, stopped)["reason"] == (
+        "status offline: maintenance_start_stopped is false, left alone"
     )
-    started = fleet_plan(server(status="offline"), "maintenance", dict(MAINTENANCE, start_stopped="True"), None, inside)
-    assert started["control"]["state"] == "started" and "min_uptime" not in started["control"]
-    restarted = fleet_plan(server(players=3), "maintenance", MAINTENANCE, None, inside)
-    assert restarted["control"]["state"] == "restarted" and restarted["control"]["min_uptime"] == 5000
+    held = line(status="maintenance", held_by="status", skipped_reason="x")
+    assert (
+        one("maintenance", MAINTENANCE, held)["reason"] == "status maintenance: neither online nor stopped, left alone"
+    )
+    window = {"inside": False, "reason": "outside maintenance_window 23:00-03:00 Europe/Berlin"}
+    found = fleet_outcomes({"skipped": True}, "maintenance", MAINTENANCE, ["a", "b"], window=window)
+    assert [found[host]["outcome"] for host in "ab"] == [
+        {"result": "skipped", "reason": window["reason"], "elapsed": 0.0, "pending": None}
+    ] * 2
+
+
+def test_maintenance_starts_come_from_its_second_task_after_the_restarts_canary():
+    settings = dict(MAINTENANCE, start_stopped=True, canary=1)
+    restart = line("a", changed=True, action="restart", converged=True)
+    stopped = line("b", status="offline", held_by="status", skipped_reason="x")
+    canary = {"ids": ["a"], "hosts": ["a"], "confirmed": True, "msg": "The canary (a) came back."}
+    restarts = task(restart, stopped, canary=canary)
+    starts = task(line("b", changed=True, action="start", converged=True))
+    found = fleet_outcomes(restarts, "maintenance", settings, ["a", "b"], starts=starts)
+    assert found["a"]["outcome"]["result"] == "restarted" and found["a"]["outcome"]["canary"] == canary["msg"]
+    assert found["b"]["outcome"]["reason"] == "started, online confirmed"
+    assert found["a"]["canary_sent"] and found["b"]["canary_sent"]
+    # the restarts' canary did not come back: the starts were not sent, and their hosts say why
+    lost = task(line("a", failed=True, msg="timed out"), stopped, canary=dict(canary, confirmed=False))
+    found = fleet_outcomes(lost, "maintenance", settings, ["a", "b"], starts={"skipped": True})
+    assert found["b"]["outcome"]["reason"] == "Not sent: the canary (a) did not come back, so nothing else was sent."
+    assert found["a"]["outcome"]["result"] == "failed"
 
 
 def test_ensure_online():
-    assert fleet_plan(server(), "ensure_online", ENSURE)["reason"] == "online already"
-    assert (
-        fleet_plan(server(status="maintenance"), "ensure_online", ENSURE)["reason"]
-        == "status maintenance: not a stopped status, left alone"
-    )
-    assert fleet_plan(server(status="stopped"), "ensure_online", ENSURE)["control"]["state"] == "started"
-
-
-def acting(job="rolling_restart", state="restarted"):
-    return {"job": job, "act": True, "result": None, "reason": None, "control": {"state": state, "min_uptime": 600}}
-
-
-def test_outcomes_of_a_module_run():
-    assert fleet_outcome(acting(), {"changed": True, "elapsed": "2.5"}) == {
-        "result": "restarted",
-        "reason": "restarted, uptime reset confirmed",
-        "elapsed": 2.5,
-        "pending": None,
-    }
-    assert fleet_outcome(acting(), {"changed": True}, True)["reason"] == "would be restarted (check mode)"
-    assert (
-        fleet_outcome(acting(), {"changed": False, "server": {"uptime_seconds": 40}})["reason"]
-        == "up for 40 s, below rolling_restart_min_uptime (600 s): counts as restarted already"
-    )
-    skipped = fleet_outcome(acting(), {"changed": False, "skipped_reason": "srv has status offline"})
-    assert (skipped["result"], skipped["reason"]) == ("skipped", "srv has status offline")
-    assert fleet_outcome(acting("ensure_online", "started"), {"changed": True})["reason"] == "started, online confirmed"
-
-
-def test_a_left_alone_plan_is_its_own_outcome():
-    plan = fleet_plan(server(players=5), "rolling_restart", ROLLING, "online")
-    assert fleet_outcome(plan, {"skipped": True, "changed": False}) == {
-        "result": "skipped",
-        "reason": plan["reason"],
-        "elapsed": 0.0,
-        "pending": None,
-    }
+    assert one("ensure_online", ENSURE, line(in_state=True))["reason"] == "online already"
+    held = line(status="maintenance", held_by="status", skipped_reason="x")
+    assert one("ensure_online", ENSURE, held)["reason"] == "status maintenance: not a stopped status, left alone"
+    assert one("ensure_online", ENSURE, line(changed=True, converged=True))["result"] == "started"
 
 
 def test_an_action_already_pending_is_said_and_kept():
-    confirmed = fleet_outcome(acting(), {"changed": False, "converged": True, "elapsed": 3, "pending": ENTRY})
-    assert confirmed["result"] == "restarted"
-    assert confirmed["reason"].startswith("restarted, uptime reset confirmed: already pending: the restart queued at ")
-    assert "nothing new sent" in confirmed["reason"]
-    assert confirmed["pending"] == {"id": "mc-02", "action": "restart", "queued_at": 1795000000.5, "state": "queued"}
-    waiting = fleet_outcome(acting(), {"changed": False, "converged": None, "pending": ENTRY})
-    assert waiting["result"] == "unchanged" and waiting["reason"].startswith("already pending: the restart queued at ")
-    assert waiting["pending"]["state"] == "queued"
+    outcome = one("rolling_restart", ROLLING, line(pending=ENTRY))
+    assert outcome["result"] == "unchanged" and outcome["pending"]["state"] == "queued"
+    assert outcome["reason"].startswith("already pending: the restart queued at 2026-")
+    applied = one("rolling_restart", ROLLING, line(pending=ENTRY, converged=True))
+    assert applied["result"] == "restarted" and applied["reason"].startswith("restarted, uptime reset confirmed: ")
 
 
 def test_a_restart_the_ledger_holds_done_counts_and_is_not_pending():
-    done = fleet_outcome(acting(), {"changed": False, "converged": None, "pending": dict(ENTRY, state="done")})
-    assert done["result"] == "unchanged" and done["pending"] is None
-    assert (
-        done["reason"].startswith("counts as restarted already: the restart queued at ")
-        and "nothing new sent" in done["reason"]
-    )
+    outcome = one("rolling_restart", ROLLING, line(pending=dict(ENTRY, state="done"), counted=True))
+    assert outcome["result"] == "unchanged" and outcome["pending"] is None
+    assert outcome["reason"].startswith("counts as restarted already: the restart queued at 2026-")
 
 
 def test_another_open_action_is_named_but_the_action_was_sent():
-    sent = fleet_outcome(acting(), {"changed": True, "converged": True, "pending": dict(ENTRY, action="stop")})
-    assert sent["result"] == "restarted" and sent["pending"] is None
-    assert sent["reason"].startswith("restarted, uptime reset confirmed; the ledger still held a stop queued at ")
+    found = line(changed=True, converged=True, pending=dict(ENTRY, action="stop"))
+    assert one("rolling_restart", ROLLING, found)["reason"].startswith(
+        "restarted, uptime reset confirmed; the ledger still held a stop queued at"
+    )
 
 
-def test_failures():
-    failed = fleet_outcome({"job": "ensure_online"}, {"elapsed": 1}, failed=True)
-    assert failed == {"result": "failed", "reason": "the start failed", "elapsed": 1.0, "pending": None}
-    deferred = fleet_outcome(
-        {"job": "rolling_restart"}, {"msg": "queued, not yet applied", "pending": ENTRY}, failed=True
+def test_a_failed_line_keeps_what_it_found_pending():
+    timed_out = line(failed=True, msg="The restart of srv is queued, not yet applied")
+    assert one("rolling_restart", ROLLING, timed_out) == {
+        "result": "failed",
+        "reason": timed_out["msg"],
+        "elapsed": 4.5,
+        "pending": None,
+    }
+    rerun = one("rolling_restart", ROLLING, dict(timed_out, pending=ENTRY))
+    assert rerun["pending"]["state"] == "queued" and rerun["reason"].startswith(timed_out["msg"] + " (already pending")
+
+
+def test_a_host_without_a_server_fails_alone_and_a_task_that_failed_whole_fails_every_host():
+    missing = line("not-a-server", id=None, failed=True, msg="no server")
+    found = fleet_outcomes(task(missing, line("b", changed=True)), "rolling_restart", ROLLING, ["not-a-server", "b"])
+    assert found["not-a-server"]["outcome"]["reason"] == (
+        "not-a-server has no gamepanel_id: run this role on hosts of the gamepanel.panel.servers inventory."
     )
-    assert deferred["result"] == "failed" and deferred["pending"]["action"] == "restart"
-    assert deferred["reason"].startswith("queued, not yet applied (already pending: the restart queued at ")
-    followed = fleet_outcome(
-        {"job": "rolling_restart"}, {"msg": "A restart ... Nothing new was sent.", "pending": ENTRY}, failed=True
+    assert found["b"]["outcome"]["result"] == "restarted"
+    whole = fleet_outcomes({"failed": True, "msg": "The token was refused."}, "rolling_restart", ROLLING, ["a", "b"])
+    assert [whole[host]["outcome"]["reason"] for host in "ab"] == ["The token was refused."] * 2
+
+
+def test_a_step_that_failed_as_a_whole_fails_every_host_given_with_its_message():
+    found = fleet_outcomes({}, "rolling_restart", {}, ["web-1"], failure={"msg": "The read broke."})
+    assert found["web-1"]["outcome"] == {
+        "result": "failed",
+        "reason": "The read broke.",
+        "elapsed": 0.0,
+        "pending": None,
+    }
+    assert fleet_outcomes({}, "ensure_online", {}, ["x"], failure={})["x"]["outcome"]["reason"] == "the start failed"
+
+
+def test_the_canary_and_the_pace_reach_the_outcomes_and_the_job_remembers_the_canary():
+    canary = {"ids": ["mc-01"], "hosts": ["mc-01"], "confirmed": True, "msg": "The canary (mc-01) came back."}
+    control = task(
+        line(changed=True, converged=True), line("mc-02", in_state=True), canary=canary, pace="paced at 120 a minute"
     )
-    assert followed["reason"] == "A restart ... Nothing new was sent." and followed["pending"]["state"] == "queued"
+    found = fleet_outcomes(control, "rolling_restart", ROLLING, ["mc-01", "mc-02"])
+    assert found["mc-01"]["outcome"]["canary"] == canary["msg"] and found["mc-01"]["outcome"]["pace"]
+    assert "canary" not in found["mc-02"]["outcome"] and "pace" not in found["mc-02"]["outcome"]
+    assert found["mc-02"]["canary_sent"] is True
+    # a batch that could take none passes it on; one after it knows the job sent it
+    idle = task(line(in_state=True), canary={"ids": [], "confirmed": None, "msg": "none"})
+    assert fleet_outcomes(idle, "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["canary_sent"] is False
+    assert fleet_outcomes(idle, "rolling_restart", ROLLING, ["mc-01"], canary_before=True)["mc-01"]["canary_sent"]
 
 
 def test_bad_input():
     with pytest.raises(AnsibleFilterError, match="unknown job"):
-        fleet_plan({}, "reboot_everything")
-    with pytest.raises(AnsibleFilterError, match="server record"):
-        fleet_plan("mc-01", "ensure_online")
-    with pytest.raises(AnsibleFilterError, match="plan"):
-        fleet_outcome("mc-01")
+        fleet_outcomes(task(line()), "reboot_everything", {}, ["mc-01"])
 
 
 def test_the_summary_names_the_hosts_already_pending():
@@ -222,9 +252,7 @@ def test_the_summary_names_the_hosts_already_pending():
                 "pending": None,
             }
         },
-        "mc-02": {
-            "gamepanel_outcome": fleet_outcome(acting(), {"changed": False, "converged": True, "pending": ENTRY})
-        },
+        "mc-02": {"gamepanel_outcome": one("rolling_restart", ROLLING, line("mc-02", converged=True, pending=ENTRY))},
         "mc-03": {"gamepanel_outcome": {"result": "unchanged", "reason": "old fact, no pending key", "elapsed": 0}},
     }
     summary = fleet_summary(["mc-01", "mc-02", "mc-03"], hostvars, "rolling_restart", ["mc-01", "mc-02", "mc-03"])
@@ -235,192 +263,3 @@ def test_the_summary_names_the_hosts_already_pending():
         at + 1
     ].endswith("(queued)")
     assert fleet_summary(["mc-01"], hostvars)["pending"] == []
-
-
-# -- a failed line ------------------------------------------------------------------------------------
-
-
-def test_a_failed_line_keeps_what_it_found_pending():
-    timed_out = {"failed": True, "msg": "The restart of srv is queued, not yet applied", "pending": None, "elapsed": 2}
-    first_run = fleet_outcome({"job": "rolling_restart"}, timed_out, failed=True)
-    assert first_run == {"result": "failed", "reason": timed_out["msg"], "elapsed": 2.0, "pending": None}
-    rerun = fleet_outcome({"job": "rolling_restart"}, dict(timed_out, pending=ENTRY), failed=True)
-    assert rerun["pending"]["state"] == "queued" and rerun["reason"].startswith(timed_out["msg"] + " (already pending")
-
-
-def test_the_plan_picks_the_hosts_record_from_the_whole_fleet_read():
-    fleet = [dict(server(), id="mc-00"), server(uptime=7200), dict(server(), id="mc-02")]
-    picked = fleet_plan(fleet, "rolling_restart", ROLLING, "online", server_id="mc-01")
-    assert picked == fleet_plan(server(uptime=7200), "rolling_restart", ROLLING, "online")
-    gone = fleet_plan(fleet, "rolling_restart", ROLLING, "online", server_id="mc-09")
-    assert (gone["act"], gone["result"]) == (False, "skipped") and "no longer lists" in gone["reason"]
-
-
-def test_a_host_without_a_server_id_is_failed_by_its_plan():
-    stray = fleet_plan([server()], "ensure_online", ENSURE, None, server_id="", host="web-1")
-    assert (stray["act"], stray["result"], stray["job"]) == (False, "failed", "ensure_online")
-    assert stray["reason"].startswith("web-1 has no gamepanel_id")
-    assert fleet_outcome(stray, {"skipped": True})["result"] == "failed"
-
-
-def test_a_batch_is_decided_in_one_call_each_host_as_fleet_plan_would():
-    from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
-
-    fleet = [server(uptime=7200), dict(server(status="offline", uptime=0), id="mc-02")]
-    hostvars = {
-        "survival": {"gamepanel_id": "mc-01", "gamepanel_status": "online"},
-        "creative": {"gamepanel_id": "mc-02", "gamepanel_status": "offline"},
-        "gone": {"gamepanel_id": "mc-09", "gamepanel_status": "online"},
-        "web-1": {},
-    }
-    decided = fleet_plans(fleet, "rolling_restart", ROLLING, hostvars, list(hostvars))
-    assert decided["survival"] == dict(fleet_plan(fleet[0], "rolling_restart", ROLLING, "online"), server_id="mc-01")
-    assert decided["creative"] == dict(fleet_plan(fleet[1], "rolling_restart", ROLLING, "offline"), server_id="mc-02")
-    assert decided["gone"]["result"] == "skipped" and "no longer lists" in decided["gone"]["reason"]
-    assert decided["web-1"]["result"] == "failed" and decided["web-1"]["reason"].startswith("web-1 has no gamepanel_id")
-    with pytest.raises(AnsibleFilterError, match="fleet read"):
-        fleet_plans({"servers": fleet}, "rolling_restart", ROLLING, hostvars, ["survival"])
-
-
-def test_a_failed_fleet_read_fails_every_host_of_the_batch_with_its_message():
-    from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
-    from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
-
-    hostvars = {"survival": {"gamepanel_id": "mc-01"}, "creative": {"gamepanel_id": "mc-02"}}
-    refused = "The panel refused GET /servers (HTTP 403)."
-    decided = fleet_plans([], "maintenance", {}, hostvars, sorted(hostvars), read_failure=refused)
-    assert sorted(decided) == ["creative", "survival"]
-    for host, server_id in (("survival", "mc-01"), ("creative", "mc-02")):
-        assert (decided[host]["act"], decided[host]["result"], decided[host]["job"]) == (False, "failed", "maintenance")
-        assert decided[host]["reason"] == "The fleet read before the batch failed: " + refused
-        assert decided[host]["server_id"] == server_id
-    assert fleet_groups(decided) == []  # nothing is sent on a read that failed
-
-
-def test_a_batch_is_grouped_into_one_hosts_task_per_kind_of_action_restarts_first():
-    from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
-    from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
-
-    fleet = [
-        server(uptime=90000),
-        dict(server(uptime=90000), id="mc-02"),
-        dict(server(status="offline", uptime=0), id="mc-03"),
-        dict(server(status="maintenance", uptime=0), id="mc-04"),
-    ]
-    hostvars = dict(("h%d" % number, {"gamepanel_id": "mc-0%d" % number}) for number in range(1, 5))
-    settings = {"restart_after": 3600, "max_players": 5, "start_stopped": True}
-    decided = fleet_plans(fleet, "maintenance", settings, hostvars, sorted(hostvars))
-    grouped = fleet_groups(decided)
-    assert [(group["control"]["state"], group["hosts"]) for group in grouped] == [
-        ("restarted", ["h1", "h2"]),
-        ("started", ["h3"]),
-    ]
-    assert [group["label"] for group in grouped] == ["restarted: 2 server(s)", "started: 1 server(s)"]
-    with pytest.raises(AnsibleFilterError, match="fleet_groups expects"):
-        fleet_groups(["not", "plans"])
-
-
-def test_every_outcome_of_a_batch_comes_from_its_server_line():
-    from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
-    from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
-
-    fleet = [server(uptime=90000), dict(server(uptime=90000), id="mc-02"), dict(server(uptime=10), id="mc-03")]
-    hostvars = dict(
-        ("h%d" % number, {"gamepanel_id": "mc-0%d" % number, "gamepanel_status": "online"}) for number in (1, 2, 3)
-    )
-    decided = fleet_plans(fleet, "rolling_restart", ROLLING, hostvars, sorted(hostvars))
-    line = dict(
-        changed=True, skipped_reason=None, pending=None, converged=True, msg=None, failed=False, status="online"
-    )
-    control = {
-        "results": [
-            {
-                "item": {"hosts": ["h1", "h2"]},
-                "elapsed": 9.5,
-                "servers": [
-                    dict(line, id="mc-01", host="h1", uptime_seconds=3),
-                    dict(
-                        line,
-                        id="mc-02",
-                        host="h2",
-                        failed=True,
-                        converged=False,
-                        msg="queued, not yet applied: the agent",
-                    ),
-                ],
-                "ledger": {"h1": [{"id": "mc-01", "action": "restart"}], "h2": []},
-            }
-        ]
-    }
-    found = fleet_outcomes(decided, control)
-    assert found["h1"]["outcome"]["result"] == "restarted" and found["h1"]["outcome"]["elapsed"] == 9.5
-    assert found["h1"]["ledger"] == [{"id": "mc-01", "action": "restart"}]
-    assert found["h2"]["outcome"]["result"] == "failed" and "not yet applied" in found["h2"]["outcome"]["reason"]
-    assert found["h3"]["outcome"]["result"] == "unchanged" and found["h3"]["ledger"] is None
-    # a task that failed as a whole (no servers) fails every host of its group with its message
-    whole = fleet_outcomes(decided, {"results": [{"item": {"hosts": ["h1"]}, "msg": "The panel refused the token."}]})
-    assert whole["h1"]["outcome"] == dict(
-        whole["h1"]["outcome"], result="failed", reason="The panel refused the token."
-    )
-
-
-def test_a_step_that_failed_as_a_whole_fails_every_host_given_with_its_message():
-    from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
-
-    # the role's rescue: no plan may exist yet, only the job's name for the host
-    found = fleet_outcomes({"web-1": {"job": "rolling_restart"}}, failure={"msg": "The read broke.", "elapsed": 2})
-    assert found == {
-        "web-1": {
-            "outcome": {"result": "failed", "reason": "The read broke.", "elapsed": 2.0, "pending": None},
-            "ledger": None,
-        }
-    }
-
-
-def test_the_canary_setting_reaches_the_task_and_the_outcomes_name_the_canary_and_the_pace_for_the_summary():
-    from ansible_collections.gamepanel.panel.plugins.filter.fleet_groups import fleet_groups
-    from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
-    from ansible_collections.gamepanel.panel.plugins.filter.fleet_plans import fleet_plans
-
-    fleet = [server(uptime=90000), dict(server(uptime=90000), id="mc-02")]
-    hostvars = dict(
-        ("h%d" % number, {"gamepanel_id": "mc-0%d" % number, "gamepanel_status": "online"}) for number in (1, 2)
-    )
-    decided = fleet_plans(fleet, "rolling_restart", dict(ROLLING, canary="1"), hostvars, sorted(hostvars))
-    assert [group["control"]["canary"] for group in fleet_groups(decided)] == ["1"]
-    said = "The canary (mc-01) did not come back: nothing else was sent."
-    not_sent = "Not sent: the canary (mc-01) did not come back, so nothing else was sent."
-    line = dict(pending=None, status="online", uptime_seconds=90000, converged=None)
-    control = {
-        "results": [
-            {
-                "item": {"hosts": ["h1", "h2"]},
-                "servers": [
-                    dict(
-                        line,
-                        id="mc-01",
-                        host="h1",
-                        changed=True,
-                        skipped_reason=None,
-                        converged=False,
-                        msg="timed out",
-                        failed=True,
-                    ),
-                    dict(line, id="mc-02", host="h2", changed=False, skipped_reason=not_sent, msg=None, failed=False),
-                ],
-                "canary": {"ids": ["mc-01"], "hosts": ["h1"], "confirmed": False, "msg": said},
-                "pace": "paced at 120 requests a minute (rate_limit)",
-            }
-        ]
-    }
-    found = fleet_outcomes(decided, control)
-    assert found["h1"]["outcome"]["canary"] == said and found["h1"]["outcome"]["result"] == "failed"
-    assert "canary" not in found["h2"]["outcome"]
-    assert (found["h2"]["outcome"]["result"], found["h2"]["outcome"]["reason"]) == ("skipped", not_sent)
-    hostvars_after = dict((host, {"gamepanel_outcome": found[host]["outcome"]}) for host in found)
-    lines = fleet_summary(["h1", "h2"], hostvars_after, "rolling_restart")["lines"]
-    assert lines[:3] == [
-        "rolling_restart: 2 server(s): 1 failed, 1 skipped",
-        said,
-        "Requests paced at 120 requests a minute (rate_limit).",
-    ]
