@@ -97,8 +97,8 @@ def test_a_job_paces_at_the_inventory_files_rate_limit(ansible, fleet):
     control = fleet.control
     control.settings(live_list_style="paged_body", page_size=1, rate_limits={"team": 600})
     config = inventory_file(fleet.live_url, "rate_limit: 600")
-    # two batches: each one's control task reads the pages up to its servers, so the run needs over 120
-    run = run_job(ansible, "restart_fleet", config, extra_vars={"batch": 12}, env=dict(NO_BASE_URL, ANSIBLE_FORKS="10"))
+    # four batches: each one's control task reads the pages up to its servers, so the run needs well over 120
+    run = run_job(ansible, "restart_fleet", config, extra_vars={"batch": 6}, env=dict(NO_BASE_URL, ANSIBLE_FORKS="10"))
     assert run.rc == 0, run.describe()
     counters = control.counters()
     assert counters["requests_total"] > 120 and counters["rate_limited"] == 0, counters
