@@ -346,7 +346,10 @@ def test_a_server_stopped_since_the_inventory_was_read_is_not_started(ansible, f
     assert counters["restarts"] == {"srv-00001": 1}
     assert counters["posts"]["srv-00002"] == 1  # the stop only
     found = outcomes(run)
-    assert found["srv-00002"]["result"] == "skipped" and "status offline when the batch was read" in found["srv-00002"]["reason"]
+    assert (
+        found["srv-00002"]["result"] == "skipped"
+        and "status offline when the batch was read" in found["srv-00002"]["reason"]
+    )
 
 
 def list_reads(counters):
