@@ -12,8 +12,6 @@ literal, since ansible-doc reads it without importing the module: ansible-test s
 
 from __future__ import annotations
 
-from ansible.module_utils.common.parameters import env_fallback
-
 
 class Option(object):
     """One option: what its argument spec says, and its default as the code uses it.
@@ -61,6 +59,10 @@ class Option(object):
         if self.no_log:
             spec["no_log"] = True
         if self.env:
+            # imported here: PanelClient's options are declared with this class, and the client must
+            # import where only requests is installed (an execution environment's check of its requirements)
+            from ansible.module_utils.common.parameters import env_fallback
+
             spec["fallback"] = (self.fallback or env_fallback, list(self.env))
         return spec
 

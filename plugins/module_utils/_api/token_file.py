@@ -15,8 +15,6 @@ import hashlib
 import os
 import stat
 
-from ansible.module_utils.errors import AnsibleFallbackNotFound
-
 from ansible_collections.gamepanel.panel.plugins.module_utils._api.errors import PanelAuthError
 
 TOKEN_ENV = "GAMEPANEL_API_TOKEN"
@@ -134,5 +132,9 @@ def api_token_fallback(*variables):
     except TokenFileError:
         token = None
     if token is None:
+        # imported here: the client imports this file, and must import where only requests is installed
+        # (an execution environment's check of its requirements, the event source)
+        from ansible.module_utils.errors import AnsibleFallbackNotFound
+
         raise AnsibleFallbackNotFound
     return token
