@@ -121,12 +121,14 @@ def outcomes(
         return dict((host, {"outcome": _left(SKIPPED, reason), "ledger": None, "canary_sent": sent}) for host in hosts)
     first, second = _ran(control), _ran(starts)
     first_state = STARTED if job.name == "ensure_online" else RESTARTED
+    # each task's lines by host, made once: a batch's hosts each look theirs up
+    first_lines, second_lines = _lines(first or {}) or {}, _lines(second or {})
     found = {}
     for host in hosts:
         registered, state = first, first_state
-        line = (_lines(first or {}) or {}).get(host)
+        line = first_lines.get(host)
         if job.name == "maintenance" and _held_on_first_read(line, HELD_BY_STATUS):
-            registered, state, line = _maintenance_start(host, line, settings, control, second)
+            registered, state, line = _maintenance_start(host, line, settings, control, second, second_lines)
         result = _outcome(job, state, settings, registered, line, host, check_mode)
         found[host] = {
             "outcome": result,
@@ -145,8 +147,12 @@ def _held_on_first_read(line, gate):
     return bool(line) and line.get("held_by") == gate and not line.get("failed") and not line.get("drained")
 
 
-def _maintenance_start(host, line, settings, control, starts):
-    """``(registered, state, line)`` of a host maintenance's restarts left alone because it was not online."""
+def _maintenance_start(host, line, settings, control, starts, start_lines):
+    """``(registered, state, line)`` of a host maintenance's restarts left alone because it was not online.
+
+    ``starts``: the registered result of the task that started the stopped ones, if it ran; ``start_lines``
+    its lines by host (None when it failed whole).
+    """
     stopped = list(settings.get("stopped_statuses") or DEFAULT_STOPPED_STATUSES)
     status = line.get("status")
     if status not in stopped:
@@ -156,8 +162,8 @@ def _maintenance_start(host, line, settings, control, starts):
     lost = _lost_canary(control)
     if lost is not None:
         return None, STARTED, _skip_line(line, say.not_sent_reason(", ".join(lost["ids"])))
-    started = (_lines(starts or {}) or {}).get(host)
-    if starts is not None and (started is not None or _lines(starts) is None):
+    started = (start_lines or {}).get(host)
+    if starts is not None and (started is not None or start_lines is None):
         return starts, STARTED, started
     return None, STARTED, _skip_line(line, say.LEFT_ALONE)
 
@@ -199,7 +205,7 @@ def _outcome(job, state, settings, registered, line, host, check_mode):
 
 def _line_or_task_outcome(job, state, settings, registered, line, host, check_mode):
     if line is None:
-        if registered is not None and _lines(registered) is None:  # the task failed whole: every host with it
+        if registered is not None and not isinstance(registered.get("servers"), list):  # the task failed whole
             return _failed(job, registered.get("msg"), None, _elapsed(registered))
         return _failed(job, None, None, _elapsed(registered))
     if line.get("id") is None and line.get("failed"):

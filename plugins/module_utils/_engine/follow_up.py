@@ -90,6 +90,7 @@ class FollowUp(object):
             now = self.clock.monotonic()
             due = [server for server in active if self.due(server) <= now + EPSILON]
             last_pass, last_cost = now, self.read(due, active, now)
+            self.run.write_marks()  # the pass's outcomes, one write per ledger bucket
 
     # -- when ----------------------------------------------------------------------------------
 

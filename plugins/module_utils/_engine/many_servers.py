@@ -40,6 +40,9 @@ from ansible_collections.gamepanel.panel.plugins.module_utils._engine.run import
 from ansible_collections.gamepanel.panel.plugins.module_utils._engine.server import UNREAD
 from ansible_collections.gamepanel.panel.plugins.module_utils._api.errors import PanelError, PanelNotFoundError
 
+# The longest a POST's ledger mark waits for those of the POSTs after it (send_all), in seconds.
+MARKS_WRITTEN_WITHIN = 1.0
+
 
 def run_many_servers(client, request, ids, ledger=None, check_mode=False, diff=False, canary=Canary):
     """Bring each server of ``ids`` to ``request.state``; return the result dict or raise ControlFailed.
@@ -104,15 +107,23 @@ def decide_and_send(run, pages, reads, canary):
 
 
 def send_all(run, pages, planned):
-    """Send the planned actions of ``planned``, keeping the reads they rest on younger than max_read_age."""
-    for position, server in enumerate(planned):
-        if server.stage != UNREAD or server.action is None:
-            continue  # decided otherwise on a fresher read
-        if run.clock.monotonic() - server.read.started > run.request.max_read_age:
-            read_again(run, pages, [later for later in planned[position:] if later.stage == UNREAD])
+    """Send the planned actions of ``planned``, keeping the reads they rest on younger than max_read_age.
+
+    The ledger marks of the POSTs are written together (run.write_marks), at the end and whenever
+    the oldest waited MARKS_WRITTEN_WITHIN: at the token's pace one POST may wait for the next.
+    """
+    try:
+        for position, server in enumerate(planned):
             if server.stage != UNREAD or server.action is None:
-                continue
-        run.send(server)
+                continue  # decided otherwise on a fresher read
+            if run.clock.monotonic() - server.read.started > run.request.max_read_age:
+                read_again(run, pages, [later for later in planned[position:] if later.stage == UNREAD])
+                if server.stage != UNREAD or server.action is None:
+                    continue
+            run.write_marks(older_than=MARKS_WRITTEN_WITHIN)
+            run.send(server)
+    finally:
+        run.write_marks()
 
 
 def read_again(run, pages, servers):

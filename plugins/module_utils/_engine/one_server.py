@@ -57,6 +57,7 @@ class OneServer(object):
                 read = self.read_first()
                 self.run.decide(self.adopt(read), read)
                 self.run.send_planned(self.server)
+                self.run.write_marks()  # one server: nothing to write it with
         except UnusableRead as problem:
             self.server.fail(str(problem))
         except PanelError as error:

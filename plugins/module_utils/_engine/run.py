@@ -68,6 +68,8 @@ class ControlRun(object):
         # (send, put_back) instead of being waited for by the client.
         self.hand_back = False
         self.refusing_since = None  # monotonic time of the first refusal since the panel last took a POST
+        # server id -> (server, state): the ledger marks not written yet, and when the oldest was made (mark)
+        self.unwritten, self.unwritten_since = collections.OrderedDict(), None
 
     def problems(self):
         """What is wrong with the request, in sentences (empty when it is usable)."""
@@ -255,8 +257,32 @@ class ControlRun(object):
             self.stop(stop.error)
 
     def mark(self, server, state):
+        """Move ``server``'s entry to ``state`` at the next ``write_marks``, not at once.
+
+        Every mark is a durable write of the server's ledger bucket: written one by one, the marks of
+        a burst of sends (each POST's ``queued``) or of a pass of reads (each ``done``) would cost a
+        write per server where one per bucket does.  Until it is written the entry stays open
+        (``sending`` or ``queued``), which every reader takes as "may be queued, never send again":
+        a mark written late, or never (the process killed), loses no action and doubles none.
+        """
         if server.entry is not None:
-            server.entry = self.ledger.mark(server.entry, state) or server.entry
+            self.unwritten[server.id] = (server, state)
+            if self.unwritten_since is None:
+                self.unwritten_since = self.clock.monotonic()
+
+    def write_marks(self, older_than=0.0):
+        """Write the marks not written yet, one ``mark_many`` per state; ``older_than``: only once the oldest is that old."""
+        if not self.unwritten or self.clock.monotonic() - self.unwritten_since < older_than:
+            return
+        by_state = collections.OrderedDict()
+        for server, state in self.unwritten.values():
+            if server.entry is not None:
+                by_state.setdefault(state, []).append(server)
+        self.unwritten, self.unwritten_since = collections.OrderedDict(), None
+        for state, servers in by_state.items():
+            written = self.ledger.mark_many([server.entry for server in servers], state)
+            for server, entry in zip(servers, written):
+                server.entry = entry or server.entry
 
     def stop(self, error):
         """The sending stopped on ``error``: every server not sent yet fails, saying so."""
@@ -354,7 +380,8 @@ class ControlRun(object):
         return round(self.clock.monotonic() - self.started_at, 3)
 
     def settle_last_reads(self):
-        """The last read of a server may prove other entries of it done: mark them (not in check mode)."""
+        """The marks not written yet are; the last read of a server may prove other entries of it done: mark them (not in check mode)."""
+        self.write_marks()
         unsettled = [s for s in self.servers.values() if s.read is not None and s.read is not s.settled_on]
         if self.ledger is None or self.check_mode or not unsettled:
             return

@@ -263,3 +263,27 @@ def test_the_summary_names_the_hosts_already_pending():
         at + 1
     ].endswith("(queued)")
     assert fleet_summary(["mc-01"], hostvars)["pending"] == []
+
+
+class CountedLines(list):
+    """A task's lines that count how often they are walked."""
+
+    walks = 0
+
+    def __iter__(self):
+        CountedLines.walks += 1
+        return super(CountedLines, self).__iter__()
+
+
+@pytest.mark.parametrize("size", [10, 200])
+def test_each_tasks_lines_are_walked_once_whatever_the_batchs_size(size):
+    """A batch's hosts each look their line up: walking the lines once per host would walk 10,000 x 10,000 of them in a batch of 10,000."""
+    settings = dict(MAINTENANCE, start_stopped=True)
+    hosts = ["h%03d" % number for number in range(size)]
+    restarts = task(*[line(host, status="offline", held_by="status", skipped_reason="x") for host in hosts])
+    starts = task(*[line(host, changed=True, action="start", converged=True) for host in hosts])
+    restarts["servers"], starts["servers"] = CountedLines(restarts["servers"]), CountedLines(starts["servers"])
+    CountedLines.walks = 0
+    found = fleet_outcomes(restarts, "maintenance", settings, hosts, starts=starts)
+    assert CountedLines.walks == 2
+    assert [found[host]["outcome"]["result"] for host in hosts] == ["started"] * size

@@ -243,7 +243,7 @@ def crash_on_the_first_read_after_the_post(client):
 STEPS = {
     "entry written, nothing sent": lambda client, ledger: crash_once(client, "queue_action", "before"),
     "POST sent, answer not read": lambda client, ledger: crash_once(client, "queue_action", "after"),
-    "answer read, entry not updated": lambda client, ledger: crash_once(ledger, "mark", "before"),
+    "answer read, entry not updated": lambda client, ledger: crash_once(ledger, "mark_many", "before"),
     "entry updated, outcome not read": lambda client, ledger: crash_on_the_first_read_after_the_post(client),
 }
 

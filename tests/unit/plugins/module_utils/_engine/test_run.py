@@ -15,7 +15,12 @@ from ansible_collections.gamepanel.panel.plugins.module_utils._engine.run import
 from ansible_collections.gamepanel.panel.plugins.module_utils._engine.server import DRAINING, FINISHED, UNREAD, WAITING
 from ansible_collections.gamepanel.panel.plugins.module_utils._rules import decision
 from ansible_collections.gamepanel.panel.plugins.module_utils._rules.convergence import TimedRead
-from ansible_collections.gamepanel.panel.plugins.module_utils._rules.entry_states import DONE, MAY_BE_QUEUED, QUEUED
+from ansible_collections.gamepanel.panel.plugins.module_utils._rules.entry_states import (
+    DONE,
+    MAY_BE_QUEUED,
+    QUEUED,
+    SENDING,
+)
 from ansible_collections.gamepanel.panel.plugins.module_utils._api.errors import (
     PanelAmbiguousError,
     PanelApiError,
@@ -48,7 +53,12 @@ def test_a_planned_action_is_sent_once_with_its_entry_claimed_then_queued_and_it
     assert (target.stage, target.action, target.changed) == (UNREAD, "restart", False)  # planned, not sent
     run.send(target)
     assert [what for unused, what, unused_id in client.posts] == ["POST restart"]
-    assert (target.stage, target.changed, target.entry["state"]) == (WAITING, True, QUEUED)
+    # the mark waits for the others of its burst: the entry stays open (sending) until it is written
+    assert (target.stage, target.changed, target.entry["state"]) == (WAITING, True, SENDING)
+    assert [entry["state"] for entry in run.ledger.entries("mc-01")] == [SENDING]
+    run.write_marks()
+    assert target.entry["state"] == QUEUED
+    assert [entry["state"] for entry in run.ledger.entries("mc-01")] == [QUEUED]
     assert target.deadline == pytest.approx(client.clock.monotonic() + 60)  # deadlines are monotonic
 
 
@@ -58,9 +68,31 @@ def test_a_lost_answer_is_never_resent_and_its_entry_may_be_queued(tmp_path):
     run, target = engine(client, tmp_path)
     run.decide(target, read_now(client))
     run.send(target)
+    run.write_marks()
     assert (target.changed, target.entry["state"], target.lost) == (True, MAY_BE_QUEUED, client.post_error)
     run.send_planned(target)  # a second call sends nothing: the action is no longer planned
     assert len(client.posts) == 1
+
+
+def test_the_marks_of_many_servers_are_written_together_older_than_a_bound_only_when_asked(tmp_path):
+    fleet = [server(server_id="mc-%02d" % number, players=0) for number in range(1, 11)]
+    client = FakeClient(*fleet)
+    ledger = Ledger(StateFiles("k" * 64, str(tmp_path)), PANEL, client.clock)
+    run = ControlRun(client, request("restarted"), ledger)
+    targets = run.add([entry["id"] for entry in fleet])
+    writes = []
+    mark_many = ledger.mark_many
+    ledger.mark_many = lambda entries, state: writes.append(len(entries)) or mark_many(entries, state)
+    for target in targets:
+        run.decide(target, read_now(client, target.id))
+        run.send(target)
+    run.write_marks(older_than=1.0)  # the oldest mark is not a second old: nothing written yet
+    assert writes == [] and {entry["state"] for entry in ledger.entries()} == {SENDING}
+    client.clock.sleep(1.0)
+    run.write_marks(older_than=1.0)
+    assert writes == [10] and {entry["state"] for entry in ledger.entries()} == {QUEUED}
+    run.write_marks()  # nothing left to write
+    assert writes == [10]
 
 
 def test_a_refused_post_drops_its_entry_and_stops_the_task_unless_the_server_is_not_found(tmp_path):
@@ -97,6 +129,7 @@ def test_a_read_that_shows_the_outcome_marks_the_entry_done_and_finishes(tmp_pat
     client.clock.sleep(5)
     client.servers["mc-01"]["uptime_seconds"] = 2
     run.observe(target, read_now(client))
+    run.write_marks()
     assert (target.stage, target.converged, target.entry["state"]) == (FINISHED, True, DONE)
 
 
