@@ -288,3 +288,17 @@ def test_a_problem_in_the_request_fails_before_any_request():
         run(client, confirm_only=True)
     assert "confirm_only works on one server" in failure.value.message
     assert client.log == []
+
+
+def test_the_ledger_marks_of_a_burst_and_of_a_pass_are_written_together_and_every_entry_ends_done(tmp_path):
+    client = fleet(40)
+    restart_applies(client)
+    ledger = ledger_for(client, tmp_path)
+    marks = []
+    mark_many = ledger.mark_many
+    ledger.mark_many = lambda entries, state: marks.append((state, len(entries))) or mark_many(entries, state)
+    result = run(client, ledger=ledger)
+    assert result["summary"]["converged"] == 40
+    # one write of the 40 queued marks after the burst, one of the 40 done marks after the confirming pass
+    assert marks == [("queued", 40), ("done", 40)]
+    assert sorted(entry["state"] for entry in ledger.entries()) == ["done"] * 40
