@@ -98,7 +98,7 @@ def _lost_canary(registered):
 def outcomes(
     control, job_name, settings, hosts, check_mode=False, window=None, starts=None, canary_before=False, failure=None
 ):
-    """``{host: {"outcome": gamepanel_outcome, "ledger": entries or None, "canary_sent": bool}}`` for every host of a batch.
+    """``{host: {"outcome": gamepanel_outcome, "ledger": entries or None, "canary_sent": bool, "job": name}}`` for every host of a batch.
 
     ``control``: the registered result of the job's server_control task (``hosts``); ``starts``: that of
     maintenance's second task (its starts), if it ran. A task that failed whole (no ``servers``) fails
@@ -115,10 +115,15 @@ def outcomes(
     sent = bool(canary_before) or canary_sent(control) or canary_sent(starts)
     if failure is not None:
         failed = _failed(job, (failure or {}).get("msg"), None, 0.0)
-        return dict((host, {"outcome": dict(failed), "ledger": None, "canary_sent": sent}) for host in hosts)
+        return dict(
+            (host, {"outcome": dict(failed), "ledger": None, "canary_sent": sent, "job": job.name}) for host in hosts
+        )
     if not window.get("inside", True):
         reason = window.get("reason") or say.OUTSIDE_WINDOW
-        return dict((host, {"outcome": _left(SKIPPED, reason), "ledger": None, "canary_sent": sent}) for host in hosts)
+        return dict(
+            (host, {"outcome": _left(SKIPPED, reason), "ledger": None, "canary_sent": sent, "job": job.name})
+            for host in hosts
+        )
     first, second = _ran(control), _ran(starts)
     first_state = STARTED if job.name == "ensure_online" else RESTARTED
     # each task's lines by host, made once: a batch's hosts each look theirs up
@@ -134,6 +139,7 @@ def outcomes(
             "outcome": result,
             "ledger": ((registered or {}).get("ledger") or {}).get(host),
             "canary_sent": sent,
+            "job": job.name,
         }
     return found
 

@@ -674,3 +674,39 @@ def test_a_batch_that_can_take_no_canary_passes_it_on_and_a_lost_one_stops_the_r
     assert posts(control.counters()) == {"srv-00006": 1}
     lines = summary(run, "Summary of the rolling restart")
     assert "The canary (srv-00006) did not come back: nothing else was sent." in lines, "\n".join(lines)
+
+
+def test_two_fleet_roles_in_one_play_each_keep_their_own_canary_across_batches(ansible, fleet):
+    """In batch 1 maintenance sends its canary and rolling_restart none (its servers have players on): in batch 2
+    rolling_restart's first restart is still its own canary. Its agent is gone: nothing else goes out."""
+    control = fleet.control
+    for server_id in ("srv-00001", "srv-00002"):
+        control.set_server(server_id, players=3)
+    control.disconnect("srv-00003")
+    playbook = """
+- name: Restart, then the maintenance, in batches of two
+  hosts: srv-00001,srv-00002,srv-00003,srv-00005
+  gather_facts: false
+  serial: 2
+  max_fail_percentage: 0
+  roles:
+    - role: gamepanel.panel.rolling_restart
+      run_once: true
+      rolling_restart_canary: 1
+      rolling_restart_wait_timeout: 3
+      rolling_restart_poll_interval: 0.3
+    - role: gamepanel.panel.maintenance
+      run_once: true
+      maintenance_canary: 1
+      maintenance_restart_after: 0
+      maintenance_max_players: 5
+      maintenance_poll_interval: 0.3
+"""
+    run = ansible.playbook(playbook, inventory=INVENTORY, base_url=fleet.live_url, env=FORKS)
+    assert run.rc == 2, run.describe()
+    assert posts(control.counters()) == {"srv-00001": 1, "srv-00002": 1, "srv-00003": 1}, (
+        posts(control.counters()),
+        run.describe(),
+    )
+    lines = summary(run, "Summary of the rolling restart")
+    assert "The canary (srv-00003) did not come back: nothing else was sent." in lines, "\n".join(lines)
