@@ -76,9 +76,14 @@ def _ran(registered):
     return registered
 
 
+def _failed_whole(registered):
+    """Whether the control task ``registered`` failed as a whole: it has no lines."""
+    return not isinstance(registered.get("servers"), list)
+
+
 def _lines(registered):
     """``{host: line}`` of a control task's result; None when the task failed whole (it has no lines)."""
-    if not isinstance(registered.get("servers"), list):
+    if _failed_whole(registered):
         return None
     return dict((line.get("host"), line) for line in registered["servers"] if isinstance(line, dict))
 
@@ -113,17 +118,17 @@ def outcomes(
     window = dict(window or {})
     hosts = list(hosts or ())
     sent = bool(canary_before) or canary_sent(control) or canary_sent(starts)
+
+    def recorded(outcome, ledger=None):
+        """What the record step sets on a host, and what the next batch reads of this job on it."""
+        return {"outcome": outcome, "ledger": ledger, "canary_sent": sent, "job": job.name}
+
     if failure is not None:
         failed = _failed(job, (failure or {}).get("msg"), None, 0.0)
-        return dict(
-            (host, {"outcome": dict(failed), "ledger": None, "canary_sent": sent, "job": job.name}) for host in hosts
-        )
+        return dict((host, recorded(dict(failed))) for host in hosts)
     if not window.get("inside", True):
         reason = window.get("reason") or say.OUTSIDE_WINDOW
-        return dict(
-            (host, {"outcome": _left(SKIPPED, reason), "ledger": None, "canary_sent": sent, "job": job.name})
-            for host in hosts
-        )
+        return dict((host, recorded(_left(SKIPPED, reason))) for host in hosts)
     first, second = _ran(control), _ran(starts)
     first_state = STARTED if job.name == "ensure_online" else RESTARTED
     # each task's lines by host, made once: a batch's hosts each look theirs up
@@ -135,12 +140,7 @@ def outcomes(
         if job.name == "maintenance" and _held_on_first_read(line, HELD_BY_STATUS):
             registered, state, line = _maintenance_start(host, line, settings, control, second, second_lines)
         result = _outcome(job, state, settings, registered, line, host, check_mode)
-        found[host] = {
-            "outcome": result,
-            "ledger": ((registered or {}).get("ledger") or {}).get(host),
-            "canary_sent": sent,
-            "job": job.name,
-        }
+        found[host] = recorded(result, ((registered or {}).get("ledger") or {}).get(host))
     return found
 
 
@@ -211,7 +211,7 @@ def _outcome(job, state, settings, registered, line, host, check_mode):
 
 def _line_or_task_outcome(job, state, settings, registered, line, host, check_mode):
     if line is None:
-        if registered is not None and not isinstance(registered.get("servers"), list):  # the task failed whole
+        if registered is not None and _failed_whole(registered):  # every host with it
             return _failed(job, registered.get("msg"), None, _elapsed(registered))
         return _failed(job, None, None, _elapsed(registered))
     if line.get("id") is None and line.get("failed"):
