@@ -8,10 +8,21 @@ from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_decisions impo
 
 
 def fleet_outcomes(
-    control, job, settings, hosts, check_mode=False, window=None, starts=None, canary_before=False, failure=None
+    control,
+    job,
+    settings,
+    hosts,
+    check_mode=False,
+    window=None,
+    starts=None,
+    canary_before=False,
+    failure=None,
+    canary_lost_before=None,
 ):
     """See fleet_outcomes.yml."""
-    return outcomes(control, job, settings, hosts, check_mode, window, starts, canary_before, failure)
+    return outcomes(
+        control, job, settings, hosts, check_mode, window, starts, canary_before, failure, canary_lost_before
+    )
 
 
 class FilterModule(object):

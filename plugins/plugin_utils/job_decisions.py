@@ -101,9 +101,18 @@ def _lost_canary(registered):
 
 
 def outcomes(
-    control, job_name, settings, hosts, check_mode=False, window=None, starts=None, canary_before=False, failure=None
+    control,
+    job_name,
+    settings,
+    hosts,
+    check_mode=False,
+    window=None,
+    starts=None,
+    canary_before=False,
+    failure=None,
+    canary_lost_before=None,
 ):
-    """``{host: {"outcome": gamepanel_outcome, "ledger": entries or None, "canary_sent": bool, "job": name}}`` for every host of a batch.
+    """``{host: {"outcome": gamepanel_outcome, "ledger": entries or None, "canary_sent": bool, "canary_lost": ids or None, "job": name}}`` for every host of a batch.
 
     ``control``: the registered result of the job's server_control task (``hosts``); ``starts``: that of
     maintenance's second task (its starts), if it ran. A task that failed whole (no ``servers``) fails
@@ -112,20 +121,28 @@ def outcomes(
     this batch or an earlier one (``canary_before``), for the next batch. The outcome of a canary's host
     also holds ``canary`` (what the task said of its canary), that of a host the task acted on ``pace``.
     ``failure``: the result of a step of the job that failed (the role's rescue): every host fails with it.
+    ``canary_lost``: the ids of the job's canary that did not come back, in this batch or an earlier one
+    (``canary_lost_before``, when no task ran: every host is skipped, saying so), else None.
     """
     job = job_of(job_name)
     settings = dict(settings or {})
     window = dict(window or {})
     hosts = list(hosts or ())
     sent = bool(canary_before) or canary_sent(control) or canary_sent(starts)
+    lost_before = list(canary_lost_before or ())
+    lost_now = _lost_canary(control) or _lost_canary(starts) or {}
+    lost = lost_before or list(lost_now.get("ids") or ()) or None
 
     def recorded(outcome, ledger=None):
         """What the record step sets on a host, and what the next batch reads of this job on it."""
-        return {"outcome": outcome, "ledger": ledger, "canary_sent": sent, "job": job.name}
+        return {"outcome": outcome, "ledger": ledger, "canary_sent": sent, "canary_lost": lost, "job": job.name}
 
     if failure is not None:
         failed = _failed(job, (failure or {}).get("msg"), None, 0.0)
         return dict((host, recorded(dict(failed))) for host in hosts)
+    if lost_before:
+        reason = say.not_sent_reason(", ".join(lost_before))
+        return dict((host, recorded(_left(SKIPPED, reason))) for host in hosts)
     if not window.get("inside", True):
         reason = window.get("reason") or say.OUTSIDE_WINDOW
         return dict((host, recorded(_left(SKIPPED, reason))) for host in hosts)

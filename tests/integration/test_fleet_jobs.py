@@ -710,3 +710,61 @@ def test_two_fleet_roles_in_one_play_each_keep_their_own_canary_across_batches(a
     )
     lines = summary(run, "Summary of the rolling restart")
     assert "The canary (srv-00003) did not come back: nothing else was sent." in lines, "\n".join(lines)
+
+
+ROLLING_RESTART_WITH_A_CANARY = """  roles:
+    - role: gamepanel.panel.rolling_restart
+      run_once: true
+      rolling_restart_canary: 1
+      rolling_restart_wait_timeout: 3
+      rolling_restart_poll_interval: 0.3
+"""
+
+
+def test_a_lost_canary_ends_the_job_also_where_max_fail_percentage_lets_the_play_go_on(ansible, fleet):
+    """Batch 1's canary (srv-00001) does not come back. The play tolerates failures, so its next batches run: they
+    send nothing, and their hosts are skipped naming the canary (1 POST in all)."""
+    control = fleet.control
+    control.disconnect("srv-00001")
+    playbook = (
+        "- name: Restart six in batches of two, failures tolerated\n"
+        "  hosts: srv-00001,srv-00002,srv-00003,srv-00005,srv-00006,srv-00007\n"
+        "  gather_facts: false\n  serial: 2\n  max_fail_percentage: 100\n" + ROLLING_RESTART_WITH_A_CANARY
+    )
+    run = ansible.playbook(playbook, inventory=INVENTORY, base_url=fleet.live_url, env=FORKS)
+    assert run.rc == 2, run.describe()
+    assert posts(control.counters()) == {"srv-00001": 1}, (posts(control.counters()), run.describe())
+    found = outcomes(run)
+    assert found["srv-00001"]["result"] == "failed"
+    not_sent = "Not sent: the canary (srv-00001) did not come back, so nothing else was sent."
+    for host in ("srv-00002", "srv-00003", "srv-00005", "srv-00006", "srv-00007"):
+        assert found[host] == dict(found[host], result="skipped", reason=not_sent), (host, found[host])
+    # the later batches did not run the control task at all
+    sent = [
+        result for _host, result in role_results(run, "Restart and wait for the uptime reset") if "servers" in result
+    ]
+    assert len(sent) == 1, run.describe()
+
+
+def test_a_later_play_of_the_same_role_does_not_take_an_earlier_plays_canary_for_its_own(ansible, fleet):
+    """Play 1 loses its canary (srv-00003, which fails there and is in no batch of play 2). Play 2 rolls in batches
+    of one, one, two: srv-00001 is busy, the batch of srv-00003 runs nothing, so srv-00003 keeps play 1's record of a
+    canary sent (and lost). The last batch's first restart (srv-00005) is still play 2's canary; its agent is gone:
+    srv-00006 gets nothing."""
+    control = fleet.control
+    control.set_server("srv-00001", players=3)
+    control.disconnect("srv-00003")
+    control.disconnect("srv-00005")
+    playbook = (
+        "- name: Restart two servers, the first as the canary\n  hosts: srv-00003,srv-00007\n  gather_facts: false\n"
+        + ROLLING_RESTART_WITH_A_CANARY
+        + "- name: Restart four in batches of one, one, two\n  hosts: srv-00001,srv-00003,srv-00005,srv-00006\n"
+        + "  gather_facts: false\n  serial: [1, 1, 2]\n  max_fail_percentage: 0\n"
+        + ROLLING_RESTART_WITH_A_CANARY
+    )
+    run = ansible.playbook(playbook, inventory=INVENTORY, base_url=fleet.live_url, env=FORKS)
+    assert run.rc == 2, run.describe()
+    assert posts(control.counters()) == {"srv-00003": 1, "srv-00005": 1}, (posts(control.counters()), run.describe())
+    shown = [result["msg"] for _host, result in role_results(run, "Summary of the rolling restart") if "msg" in result]
+    assert len(shown) == 2, run.describe()  # one summary for each play
+    assert "The canary (srv-00005) did not come back: nothing else was sent." in shown[1], "\n".join(shown[1])

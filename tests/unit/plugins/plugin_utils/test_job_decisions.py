@@ -237,6 +237,35 @@ def test_the_canary_and_the_pace_reach_the_outcomes_and_the_job_remembers_the_ca
     assert fleet_outcomes(idle, "rolling_restart", ROLLING, ["mc-01"], canary_before=True)["mc-01"]["canary_sent"]
 
 
+def test_a_lost_canary_is_remembered_and_ends_the_job_in_the_batches_after_it():
+    canary = {"ids": ["mc-01"], "hosts": ["mc-01"], "confirmed": False, "msg": "The canary (mc-01) did not come back."}
+    not_sent = "Not sent: the canary (mc-01) did not come back, so nothing else was sent."
+    lost = task(line(failed=True, msg="timed out"), line("mc-02", skipped_reason=not_sent), canary=canary)
+    found = fleet_outcomes(lost, "rolling_restart", ROLLING, ["mc-01", "mc-02"])
+    assert found["mc-01"]["canary_lost"] == ["mc-01"] and found["mc-02"]["canary_lost"] == ["mc-01"]
+    # a canary that came back, or none at all, leaves nothing lost
+    came_back = task(line(changed=True, converged=True), canary=dict(canary, confirmed=True))
+    assert fleet_outcomes(came_back, "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["canary_lost"] is None
+    assert (
+        fleet_outcomes(task(line(in_state=True)), "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["canary_lost"] is None
+    )
+    # a later batch (whose control task did not run) skips every host, and passes the loss on
+    later = fleet_outcomes(
+        {"skipped": True},
+        "rolling_restart",
+        ROLLING,
+        ["mc-03", "mc-04"],
+        canary_before=True,
+        canary_lost_before=["mc-01"],
+    )
+    for host in ("mc-03", "mc-04"):
+        assert later[host]["outcome"] == {"result": "skipped", "reason": not_sent, "elapsed": 0.0, "pending": None}
+        assert later[host]["canary_lost"] == ["mc-01"] and later[host]["canary_sent"] is True
+    # the job's failure wins over it (a step that failed says what failed)
+    failed = fleet_outcomes({}, "rolling_restart", {}, ["x"], failure={"msg": "boom"}, canary_lost_before=["mc-01"])
+    assert failed["x"]["outcome"]["result"] == "failed"
+
+
 def test_bad_input():
     with pytest.raises(AnsibleFilterError, match="unknown job"):
         fleet_outcomes(task(line()), "reboot_everything", {}, ["mc-01"])
