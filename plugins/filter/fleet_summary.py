@@ -68,6 +68,20 @@ def _batch_failed(batch, outcomes):
     ]
 
 
+def _reached(hosts, batch):
+    """How many of ``hosts`` (in the play's order) this play has reached: up to the batch's last host.
+
+    The hosts after it are in later batches. An outcome they hold is an earlier run's (a fact cache, AWX fact
+    storage), never this one's.
+    """
+    if not batch:
+        return len(hosts)
+    try:
+        return list(hosts).index(batch[-1]) + 1
+    except ValueError:
+        return len(hosts)
+
+
 def fleet_summary(hosts, hostvars, job="fleet job", batch=None, outcomes=None):
     """Counts and per-result host lists of ``hosts`` (the play's hosts); see fleet_summary.yml."""
     if not isinstance(hosts, (list, tuple)):
@@ -82,8 +96,9 @@ def fleet_summary(hosts, hostvars, job="fleet job", batch=None, outcomes=None):
     not_reached, canaries, paces = [], [], []
     play_hosts = set(hosts)
     facts = _host_facts(hostvars, list(hosts) + [host for host in (batch or []) if host not in play_hosts])
-    for host in hosts:
-        outcome = facts[host][0]
+    reached = _reached(hosts, batch)
+    for index, host in enumerate(hosts):
+        outcome = facts[host][0] if index < reached else None
         if outcome is None:
             not_reached.append(host)
             continue

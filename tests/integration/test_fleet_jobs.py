@@ -768,3 +768,45 @@ def test_a_later_play_of_the_same_role_does_not_take_an_earlier_plays_canary_for
     shown = [result["msg"] for _host, result in role_results(run, "Summary of the rolling restart") if "msg" in result]
     assert len(shown) == 2, run.describe()  # one summary for each play
     assert "The canary (srv-00005) did not come back: nothing else was sent." in shown[1], "\n".join(shown[1])
+
+
+TWELVE = ",".join("srv-%05d" % number for number in range(1, 13))
+
+
+def test_with_a_fact_cache_the_summary_of_a_stopped_rollout_names_the_later_batches_not_reached(
+    ansible, fleet, tmp_path
+):
+    """The first run leaves every host's outcome in the fact cache (AWX fact storage does the same). The second
+    run's first batch fails: the hosts of the batches after it are not reached in this run, whatever an earlier
+    run recorded on them."""
+    cache = {
+        "ANSIBLE_CACHE_PLUGIN": "ansible.builtin.jsonfile",
+        "ANSIBLE_CACHE_PLUGIN_CONNECTION": str(tmp_path / "facts"),
+        "ANSIBLE_CACHE_PLUGIN_TIMEOUT": "3600",
+    }
+    first = job(
+        ansible,
+        "restart_fleet",
+        extra_vars={"batch": 6, "rolling_restart_min_uptime": 0, "target": TWELVE},
+        base_url=fleet.live_url,
+        env=dict(FORKS, **cache),
+    )
+    assert first.rc == 0, first.describe()
+    fleet.control.disconnect("srv-00001")
+    run = job(
+        ansible,
+        "restart_fleet",
+        extra_vars={
+            "batch": 6,
+            "rolling_restart_min_uptime": 0,
+            "rolling_restart_wait_timeout": 3,
+            "target": TWELVE,
+        },
+        base_url=fleet.live_url,
+        env=dict(FORKS, **cache),
+    )
+    assert run.rc == 2, run.describe()
+    lines = summary(run, "Summary of the rolling restart")
+    later = ", ".join("srv-%05d" % number for number in range(7, 13))
+    assert "not reached (6): %s" % later in lines, "\n".join(lines)
+    assert lines[0] == "rolling_restart: 12 server(s): 1 failed, 5 skipped", "\n".join(lines)

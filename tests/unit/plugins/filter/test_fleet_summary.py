@@ -54,6 +54,20 @@ def test_complete_when_every_host_has_an_outcome():
     assert "not reached" not in "\n".join(summary["lines"])
 
 
+def test_the_hosts_after_the_batch_are_not_reached_whatever_an_earlier_run_left_on_them():
+    # "d" holds an outcome from an earlier run (a fact cache): the batch "a", "b" has not reached it yet
+    hostvars = dict(HOSTVARS, c=outcome("failed", "timed out"), d=outcome("restarted", "yesterday's restart"))
+    summary = fleet_summary(["a", "b", "c", "d"], hostvars, "rolling_restart", ["b", "c"])
+    assert summary["lines"][0] == "rolling_restart: 4 server(s): 1 failed, 1 skipped, 1 restarted"
+    assert summary["lines"][-2:] == [
+        "not reached (1): d",
+        "The rollout stops here: a batch had failures (max_fail_percentage).",
+    ]
+    assert summary["counts"]["not_reached"] == 1 and summary["complete"] is False
+    # the last batch reaches every host
+    assert fleet_summary(["a", "b", "c", "d"], hostvars, "rolling_restart", ["c", "d"])["complete"] is True
+
+
 def test_no_host_processed():
     assert fleet_summary(["d"], HOSTVARS)["lines"][0] == "fleet job: 1 server(s): none processed"
 
