@@ -59,15 +59,6 @@ def _account_lines(hosts, facts, by_result):
     return lines
 
 
-def _batch_failed(batch, outcomes):
-    """The hosts of ``batch`` whose outcome in ``outcomes`` (as fleet_outcomes gives them) failed."""
-    return [
-        host
-        for host in batch
-        if isinstance(outcomes.get(host), dict) and ((outcomes[host].get("outcome") or {}).get("result") == "failed")
-    ]
-
-
 def _reached(hosts, batch):
     """How many of ``hosts`` (in the play's order) this play has reached: up to the batch's last host.
 
@@ -82,16 +73,12 @@ def _reached(hosts, batch):
         return len(hosts)
 
 
-def fleet_summary(hosts, hostvars, job="fleet job", batch=None, outcomes=None):
+def fleet_summary(hosts, hostvars, job="fleet job", batch=None):
     """Counts and per-result host lists of ``hosts`` (the play's hosts); see fleet_summary.yml."""
     if not isinstance(hosts, (list, tuple)):
         raise AnsibleFilterError(
             "fleet_summary expects the list of the play's hosts (ansible_play_hosts_all), not %r." % (hosts,)
         )
-    if isinstance(outcomes, dict) and batch and hosts and batch[-1] != hosts[-1]:
-        failed = _batch_failed(batch, outcomes)
-        if not failed:  # a batch before the last, and nothing to say yet: the play's other hosts are not read
-            return {"lines": [], "counts": {}, "complete": False, "batch_failed": [], "pending": []}
     by_result = dict((result, []) for result in RESULTS)
     not_reached, canaries, paces = [], [], []
     play_hosts = set(hosts)

@@ -94,28 +94,3 @@ def test_hosts_of_several_accounts_get_one_line_per_account():
 def test_one_account_gets_no_account_line():
     hostvars = {"eu_a": dict(outcome("restarted", "restarted"), gamepanel_account="eu")}
     assert fleet_summary(["eu_a"], hostvars, "rolling_restart")["lines"][1] == "restarted (1):"
-
-
-class CountingHostvars(dict):
-    """hostvars that count the hosts looked up (Ansible builds a host's variables on each lookup)."""
-
-    def __init__(self, *args):
-        super(CountingHostvars, self).__init__(*args)
-        self.looked_up = []
-
-    def __getitem__(self, host):
-        self.looked_up.append(host)
-        return super(CountingHostvars, self).__getitem__(host)
-
-
-def test_a_batch_before_the_last_without_failures_reads_no_hosts_variables():
-    hostvars = CountingHostvars(HOSTVARS)
-    fine = {"b": {"outcome": {"result": "restarted", "reason": "ok"}}, "c": {"outcome": {"result": "skipped"}}}
-    summary = fleet_summary(["a", "b", "c", "d"], hostvars, "rolling_restart", ["b", "c"], outcomes=fine)
-    assert (summary["complete"], summary["batch_failed"], summary["lines"], hostvars.looked_up) == (False, [], [], [])
-    # a failure in it, or the play's last batch: the whole summary, as without the outcomes
-    failed = dict(fine, c={"outcome": {"result": "failed", "reason": "timed out"}})
-    with_failure = fleet_summary(["a", "b", "c", "d"], hostvars, "rolling_restart", ["b", "c"], outcomes=failed)
-    assert with_failure == fleet_summary(["a", "b", "c", "d"], HOSTVARS, "rolling_restart", ["b", "c"])
-    last = fleet_summary(["a", "b", "c", "d"], HOSTVARS, "rolling_restart", ["c", "d"], outcomes=fine)
-    assert last == fleet_summary(["a", "b", "c", "d"], HOSTVARS, "rolling_restart", ["c", "d"])
