@@ -79,7 +79,9 @@ def run_hosts_task(action, result, task_vars):
 
 
 def _checked_groups(action, args, hosts, task_vars):
-    """``(([(account, params, {server id: host})], hosts without a server id), no_log values)``.
+    """``(([(account, params, [(server id, host)])], hosts without a server id), no_log values)``.
+
+    Two hosts of one server are left for server_control_hosts to refuse, with those of other accounts.
 
     Raises HostsRefused or ConnectionVariableError.
     """
@@ -97,18 +99,12 @@ def _checked_groups(action, args, hosts, task_vars):
             continue
         key = account_key(variables)
         if key not in found:
-            found[key] = (dict((name, variables[name]) for name in _HOST_VARIABLES if name in variables), {})
-        servers = found[key][1]
-        if str(server_id) in servers and servers[str(server_id)] != host:
-            raise HostsRefused(
-                "hosts: %s and %s stand for the same server (%s) of one account: give each server one host."
-                % (servers[str(server_id)], host, server_id)
-            )
-        servers[str(server_id)] = host
+            found[key] = (dict((name, variables[name]) for name in _HOST_VARIABLES if name in variables), [])
+        found[key][1].append((str(server_id), host))
     groups, no_log_values = [], set()
     for variables, servers in found.values():
         completed = job_connection.task_arguments(args, variables, inventory_token=action._inventory_token)
-        validation = SERVER_CONTROL.validate(dict(completed, ids=list(servers)))
+        validation = SERVER_CONTROL.validate(dict(completed, ids=list(dict(servers))))
         found_no_log = no_log_values_of(validation)
         if found_no_log is None:
             raise HostsRefused("hosts needs an ansible-core whose argument check names its no_log values (2.19+).")

@@ -810,3 +810,15 @@ def test_with_a_fact_cache_the_summary_of_a_stopped_rollout_names_the_later_batc
     later = ", ".join("srv-%05d" % number for number in range(7, 13))
     assert "not reached (6): %s" % later in lines, "\n".join(lines)
     assert lines[0] == "rolling_restart: 12 server(s): 1 failed, 5 skipped", "\n".join(lines)
+
+
+def test_two_hosts_of_one_server_in_one_account_send_nothing(ansible, emulator):
+    """Two hosts of one source (one account) with one gamepanel_id: the batch is refused before anything is sent."""
+    inventory = STATIC_INVENTORY + "    Survival-again:\n      gamepanel_id: mc-01\n      ansible_connection: local\n"
+    run = ansible.playbook(rolling_restart_play(rolling_restart_min_uptime=0, run_once=True), inventory=inventory)
+    assert run.rc == 2, run.describe()
+    refusal = "hosts: Survival (account default) and Survival-again (account default) stand for the same server (mc-01)"
+    found = outcomes(run)
+    assert sorted(found) == ["Survival", "Survival-again"]
+    assert all(outcome["result"] == "failed" and refusal in outcome["reason"] for outcome in found.values()), found
+    assert emulator.control.counters()["posts"] == {}

@@ -120,21 +120,22 @@ def _many_servers(client, request, ledger, check_mode, diff):
 
 
 def server_control_hosts(groups, check_mode=False, diff=False, fact_entries=()):
-    """server_control with ``hosts``: ``groups`` is ``[(account, params, {server id: host})]``, one per connection and token.
+    """server_control with ``hosts``: ``groups`` is ``[(account, params, [(server id, host)])]``, one per connection and token.
 
     Every group's client is made before anything is sent (a bad setting of one fails the task whole);
     then the groups run at once (_engine/many_accounts.py) with the task's one canary. The result's
     ``ledger`` holds each host's entries, by host, for the hosts' facts.
     """
+    clients = [(label, params, client_from_params(params), servers) for label, params, servers in groups]
+    _one_host_a_server(clients)
     accounts = []
-    for label, params, hosts in groups:
-        client = client_from_params(params)
+    for label, params, client, servers in clients:
+        hosts = dict(servers)
         ledger = Ledger.for_client(client)
         if fact_entries:
             ledger.merge(list(fact_entries))
         request = ControlRequest.from_params(dict(params, ids=list(hosts)))
         accounts.append(Account(label, client, request, ledger, hosts))
-    _one_host_a_server(accounts)
     canary = groups[0][1].get("canary") if groups else 0
     try:
         result = run_many_accounts(accounts, canary, check_mode=check_mode, diff=diff)
@@ -145,23 +146,24 @@ def server_control_hosts(groups, check_mode=False, diff=False, fact_entries=()):
     return _accounts_finished(accounts, result)
 
 
-def _one_host_a_server(accounts):
-    """TaskFailed, before anything is sent, when two groups' hosts stand for one server of one panel.
+def _one_host_a_server(clients):
+    """TaskFailed, before anything is sent, when two hosts stand for one server of one panel.
 
-    Two sources reading one panel with two tokens make two hosts of each server they both list. Their
-    groups would run at once, each deciding on its own read: a server restarted by one could be
-    restarted again by the other, which reads it up for seconds only (with min_uptime 0).
+    ``clients``: ``[(account, params, client, [(server id, host)])]``. Two sources reading one panel with
+    two tokens make two hosts of each server they both list, and one source's host may share a server
+    id with another host. Each would be decided on its own read: a server restarted through one could be
+    restarted again through the other, which reads it up for seconds only (with min_uptime 0).
     """
     seen = {}
-    for account in accounts:
-        panel = panel_of(account.client)
-        for server_id, host in account.hosts.items():
-            first = seen.setdefault((panel, server_id), (host, account.label))
+    for label, unused_params, client, servers in clients:
+        panel = panel_of(client)
+        for server_id, host in servers:
+            first = seen.setdefault((panel, server_id), (host, label))
             if first[0] != host:
                 raise TaskFailed(
                     "hosts: %s (account %s) and %s (account %s) stand for the same server (%s) of one panel (%s): "
                     "give each server one host, for example by reading that panel with one inventory source. "
-                    "Nothing was sent." % (first[0], first[1], host, account.label, server_id, account.client.base_url),
+                    "Nothing was sent." % (first[0], first[1], host, label, server_id, client.base_url),
                     changed=False,
                 )
 
