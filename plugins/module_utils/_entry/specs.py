@@ -47,15 +47,17 @@ class TaskSpec(object):
         )
 
 
+# server_info's filters of the fleet list: none of them goes with ``id`` (one server's own read).
+SERVER_INFO_FILTERS = Options(
+    Option("name", "list", elements="str"),
+    Option("game", "list", elements="str"),
+    Option("status", "list", elements="str"),
+)
 # server_info's own options, declared once beside the connection options it shares.
 SERVER_INFO_OPTIONS = (
-    Options(
-        Option("id", "str"),
-        Option("name", "list", elements="str"),
-        Option("game", "list", elements="str"),
-        Option("status", "list", elements="str"),
-        Option("include", "list", elements="str", choices=SUBRESOURCES, default=()),
-    )
+    Options(Option("id", "str"))
+    + SERVER_INFO_FILTERS
+    + Options(Option("include", "list", elements="str", choices=SUBRESOURCES, default=()))
     + CONNECTION_OPTIONS
 )
 
@@ -67,7 +69,7 @@ def _server_control_spec():
 
 def _server_info_spec():
     return TaskSpec(
-        SERVER_INFO_OPTIONS.argument_spec(), mutually_exclusive=[("id", "name"), ("id", "game"), ("id", "status")]
+        SERVER_INFO_OPTIONS.argument_spec(), mutually_exclusive=[("id", name) for name in SERVER_INFO_FILTERS.names]
     )
 
 
