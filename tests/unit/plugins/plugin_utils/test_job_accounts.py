@@ -9,8 +9,10 @@ import pytest
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_accounts import fleet_accounts
-from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import FilterModule
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_reads import fleet_reads
+
+fleet_outcomes = FilterModule().filters()["fleet_outcomes"]
 
 EU = {"base_url": "https://eu.example.test/v1", "api_token_env": "EU_TOKEN"}
 US = {"base_url": "https://us.example.test/v1", "api_token_env": "US_TOKEN"}

@@ -10,8 +10,10 @@ import pytest
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import fleet_outcomes
+from ansible_collections.gamepanel.panel.plugins.filter.fleet_outcomes import FilterModule
 from ansible_collections.gamepanel.panel.plugins.filter.fleet_summary import fleet_summary
+
+fleet_outcomes = FilterModule().filters()["fleet_outcomes"]
 
 ROLLING = {
     "min_uptime": 600,
