@@ -112,7 +112,9 @@ def outcomes(
     failure=None,
     canary_lost_before=None,
 ):
-    """``{host: {"outcome": gamepanel_outcome, "ledger": entries or None, "canary_sent": bool, "canary_lost": ids or None, "job": name}}`` for every host of a batch.
+    """Every host of a batch: ``{host: {"outcome", "ledger", "canary_sent", "canary_lost", "job"}}``.
+
+    ``outcome``: the host's gamepanel_outcome; ``ledger``: its server's entries, or None; ``job``: the job's name.
 
     ``control``: the registered result of the job's server_control task (``hosts``); ``starts``: that of
     maintenance's second task (its starts), if it ran. A task that failed whole (no ``servers``) fails
