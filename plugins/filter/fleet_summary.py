@@ -73,7 +73,14 @@ def _reached(hosts, batch):
         return len(hosts)
 
 
-def fleet_summary(hosts, hostvars, job="fleet job", batch=None):
+def _this_runs(outcome, run):
+    """``outcome`` if ``run`` (None: any) recorded it, else None: a host this run did not reach may hold another's."""
+    if outcome is None or run is None or outcome.get("run") == run:
+        return outcome
+    return None
+
+
+def fleet_summary(hosts, hostvars, job="fleet job", batch=None, run=None):
     """Counts and per-result host lists of ``hosts`` (the play's hosts); see fleet_summary.yml."""
     if not isinstance(hosts, (list, tuple)):
         raise AnsibleFilterError(
@@ -85,7 +92,7 @@ def fleet_summary(hosts, hostvars, job="fleet job", batch=None):
     facts = _host_facts(hostvars, list(hosts) + [host for host in (batch or []) if host not in play_hosts])
     reached = _reached(hosts, batch)
     for index, host in enumerate(hosts):
-        outcome = facts[host][0] if index < reached else None
+        outcome = _this_runs(facts[host][0], run) if index < reached else None
         if outcome is None:
             not_reached.append(host)
             continue

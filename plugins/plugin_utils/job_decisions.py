@@ -111,6 +111,7 @@ def outcomes(
     canary_before=False,
     failure=None,
     canary_lost_before=None,
+    run=None,
 ):
     """Every host of a batch: ``{host: {"outcome", "ledger", "canary_sent", "canary_lost", "job"}}``.
 
@@ -125,6 +126,7 @@ def outcomes(
     ``failure``: the result of a step of the job that failed (the role's rescue): every host fails with it.
     ``canary_lost``: the ids of the job's canary that did not come back, in this batch or an earlier one
     (``canary_lost_before``, when no task ran: every host is skipped, saying so), else None.
+    ``run``: the run recording them (an opaque id), kept in each outcome as ``run`` (fleet_summary counts its own run's).
     """
     job = job_of(job_name)
     settings = dict(settings or {})
@@ -137,6 +139,8 @@ def outcomes(
 
     def recorded(outcome, ledger=None):
         """What the record step sets on a host, and what the next batch reads of this job on it."""
+        if run is not None:
+            outcome = dict(outcome, run=run)
         return {"outcome": outcome, "ledger": ledger, "canary_sent": sent, "canary_lost": lost, "job": job.name}
 
     if failure is not None:

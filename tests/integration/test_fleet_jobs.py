@@ -812,6 +812,52 @@ def test_with_a_fact_cache_the_summary_of_a_stopped_rollout_names_the_later_batc
     assert lines[0] == "rolling_restart: 12 server(s): 1 failed, 5 skipped", "\n".join(lines)
 
 
+def test_with_a_fact_cache_a_host_failed_before_the_role_is_not_counted_with_an_earlier_runs_outcome(
+    ansible, emulator, tmp_path
+):
+    """The first run restarts both servers and leaves their outcomes in the fact cache. In the second, a task of
+    the play fails Survival, the first host, before the role: the summary names it not reached, never with the first
+    run's word."""
+    cache = {
+        "ANSIBLE_CACHE_PLUGIN": "ansible.builtin.jsonfile",
+        "ANSIBLE_CACHE_PLUGIN_CONNECTION": str(tmp_path / "facts"),
+        "ANSIBLE_CACHE_PLUGIN_TIMEOUT": "3600",
+    }
+    inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
+    play = rolling_restart_play(
+        rolling_restart_min_uptime=0, rolling_restart_max_players=None, rolling_restart_poll_interval=0.3, run_once=True
+    )
+    first = ansible.playbook(play, inventory=inventory, env=cache)
+    assert first.rc == 0, first.describe()
+    assert sorted(outcome["result"] for outcome in outcomes(first).values()) == ["restarted", "restarted"]
+    failing = play.replace(
+        "  roles:\n",
+        "  pre_tasks:\n    - name: A check of the user's own\n      ansible.builtin.fail:\n        msg: not today\n"
+        "      when: inventory_hostname == 'Survival'\n  roles:\n",
+    )
+    run = ansible.playbook(failing, inventory=inventory, env=cache)
+    assert run.rc == 2, run.describe()
+    assert sorted(outcomes(run)) == ["Creative"]
+    lines = summary(run, "Summary of the rolling restart")
+    assert lines[0] == "rolling_restart: 2 server(s): 1 restarted", "\n".join(lines)
+    assert "not reached (1): Survival" in lines, "\n".join(lines)
+
+
+def test_a_role_included_in_batches_sums_up_every_batch_of_its_run(ansible, emulator):
+    """include_role makes the role anew for each batch: the summary still counts every batch of the run."""
+    inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
+    play = (
+        "- name: Include the role\n  hosts: all\n  gather_facts: false\n  serial: 1\n  tasks:\n"
+        "    - name: Restart\n      ansible.builtin.include_role:\n        name: gamepanel.panel.rolling_restart\n"
+        "      vars:\n        rolling_restart_min_uptime: 0\n        rolling_restart_max_players: null\n"
+        "        rolling_restart_poll_interval: 0.3\n"
+    )
+    run = ansible.playbook(play, inventory=inventory)
+    assert run.rc == 0, run.describe()
+    lines = summary(run, "Summary of the rolling restart")
+    assert lines[0] == "rolling_restart: 2 server(s): 2 restarted", "\n".join(lines)
+
+
 def test_two_hosts_of_one_server_in_one_account_send_nothing(ansible, emulator):
     """Two hosts of one source (one account) with one gamepanel_id: the batch is refused before anything is sent."""
     inventory = STATIC_INVENTORY + "    Survival-again:\n      gamepanel_id: mc-01\n      ansible_connection: local\n"

@@ -68,6 +68,20 @@ def test_the_hosts_after_the_batch_are_not_reached_whatever_an_earlier_run_left_
     assert fleet_summary(["a", "b", "c", "d"], hostvars, "rolling_restart", ["c", "d"])["complete"] is True
 
 
+def test_given_its_run_a_summary_counts_no_outcome_another_run_left_on_a_host_it_did_not_reach():
+    # "a" failed before the job in this run (a task of the play): it holds yesterday's outcome, from a fact cache
+    hostvars = {
+        "a": {"gamepanel_outcome": dict(outcome("restarted", "yesterday")["gamepanel_outcome"], run="yesterday")},
+        "b": {"gamepanel_outcome": dict(outcome("restarted", "today")["gamepanel_outcome"], run="today")},
+        "c": {"gamepanel_outcome": {"result": "skipped", "reason": "no run said"}},
+    }
+    summary = fleet_summary(["a", "b", "c"], hostvars, "rolling_restart", ["b", "c"], run="today")
+    assert summary["lines"][0] == "rolling_restart: 3 server(s): 1 restarted"
+    assert summary["lines"][-1] == "not reached (2): a, c"
+    # without a run, every outcome counts (a summary of the user's own, outside the roles)
+    assert fleet_summary(["a", "b", "c"], hostvars, "rolling_restart")["counts"]["restarted"] == 2
+
+
 def test_no_host_processed():
     assert fleet_summary(["d"], HOSTVARS)["lines"][0] == "fleet job: 1 server(s): none processed"
 

@@ -224,6 +224,15 @@ def test_a_step_that_failed_as_a_whole_fails_every_host_given_with_its_message()
     assert fleet_outcomes({}, "ensure_online", {}, ["x"], failure={})["x"]["outcome"]["reason"] == "the start failed"
 
 
+def test_every_outcome_keeps_the_run_that_recorded_it_when_given_one():
+    control = task(line(changed=True, converged=True), line("mc-02", in_state=True))
+    found = fleet_outcomes(control, "rolling_restart", ROLLING, ["mc-01", "mc-02"], run="run-1")
+    assert [found[host]["outcome"]["run"] for host in ("mc-01", "mc-02")] == ["run-1", "run-1"]
+    failed = fleet_outcomes({}, "rolling_restart", {}, ["web-1"], failure={"msg": "broke"}, run="run-1")
+    assert failed["web-1"]["outcome"]["run"] == "run-1"
+    assert "run" not in fleet_outcomes(control, "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["outcome"]
+
+
 def test_the_canary_and_the_pace_reach_the_outcomes_and_the_job_remembers_the_canary():
     canary = {"ids": ["mc-01"], "hosts": ["mc-01"], "confirmed": True, "msg": "The canary (mc-01) came back."}
     control = task(
