@@ -19,6 +19,13 @@ outcome is then seen within a poll_interval and a few percent of the wait after 
 the reads that could not find anything new yet stay few: a wait of a check-in and a boot (90 s)
 costs 14 reads, not the 18 of one a poll_interval.
 
+Servers answered a moment apart are gathered: a pass comes when the last of those due within
+GATHER_SHARE of a poll_interval after the first is due.  The first pass of a follow-up looks early
+too, when the first of them is due: a page read then settles every server on it whose outcome shows
+already (agents that check in together act on a whole batch at once), and judges nothing else, so
+the gathered pass is needed only for those it did not settle.  That costs one request when the
+agents are slower, and saves the spread of the answers when they are not.
+
 One clock (the run's, monotonic) and one deadline: no read is due later than the end of its
 server's drain or wait (``drain_until``, ``deadline``), so the last read is made at that instant
 and each read's retries end with it; a read there that could not tell (Convergence.undecided) is
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import copy
 
 from ansible_collections.gamepanel.panel.plugins.module_utils._engine.pages import pass_interval, read_by_id
 from ansible_collections.gamepanel.panel.plugins.module_utils._engine.server import DRAINING, FOLLOWED_UP, WAITING
@@ -74,13 +82,22 @@ class FollowUp(object):
     def follow(self):
         """Passes over the servers still draining or waiting, each when due, until none is."""
         last_pass, last_cost = None, 0
+        looked = None  # the early look's (pass it came before, pages it read), until that pass
         while True:
             servers = self.run.servers.values() if self.servers is None else self.servers
             active = [server for server in servers if server.stage in FOLLOWED_UP]
             if not active or (self.over is not None and self.over()):
                 return
-            when = self.next_pass(active)
-            if last_pass is not None:  # the passes keep to their share of the token's minute, but not past an end
+            first, when = self.next_pass(active)
+            if last_pass is None and looked is None and self.looks_early(active, first, when):
+                self.clock.sleep(max(0.0, first - self.clock.monotonic()))
+                looked = (when, self.look(active, when))
+                self.run.write_marks()
+                continue
+            riders = ()
+            if looked is not None:  # the gathered pass, for those the look did not settle: never later for them
+                when, riders, looked = min(when, looked[0]), looked[1], None
+            elif last_pass is not None:  # the passes keep to their share of the token's minute, but not past an end
                 paced = max(when, last_pass + pass_interval(last_cost, self.request.rate_limit, 0))
                 ends = [end for end in (self.end(server) for server in active) if end is not None and end >= when]
                 when = min([paced] + ends)
@@ -89,7 +106,7 @@ class FollowUp(object):
                 self.clock.sleep(when - now)
             now = self.clock.monotonic()
             due = [server for server in active if self.due(server) <= now + EPSILON]
-            last_pass, last_cost = now, self.read(due, active, now)
+            last_pass, last_cost = now, self.read(due, active, now, riders)
             self.run.write_marks()  # the pass's outcomes, one write per ledger bucket
 
     # -- when ----------------------------------------------------------------------------------
@@ -111,10 +128,24 @@ class FollowUp(object):
         return server.deadline if self.request.wait else None
 
     def next_pass(self, active):
-        """The instant of the next pass: the first server due, joined by those due within the gathering."""
+        """``(first, when)``: the first server due, and the instant of the next pass (the last due within the gathering)."""
         dues = sorted(self.due(server) for server in active)
         gathered = dues[0] + GATHER_SHARE * self.request.poll_interval
-        return max(due for due in dues if due <= gathered)
+        return dues[0], max(due for due in dues if due <= gathered)
+
+    def looks_early(self, active, first, when):
+        """Whether to read the pages of the servers gathered for ``when`` at ``first`` already (the follow-up's first pass).
+
+        Only where the gathering waits (``when`` later than ``first``), for servers waiting on pages, and
+        never past a drain or wait that ends before ``when``: the pass at ``when`` judges those.
+        """
+        if when <= first + EPSILON:
+            return False
+        gathered = [server for server in active if self.due(server) <= when + EPSILON]
+        ends = [self.end(server) for server in gathered]
+        return all(server.stage == WAITING and server.id in self.pages.page_of for server in gathered) and not any(
+            end is not None and end <= when for end in ends
+        )
 
     def ripe(self, server, now):
         """Whether a read made now for other servers may judge ``server`` too: its agent has had a poll_interval."""
@@ -122,8 +153,40 @@ class FollowUp(object):
 
     # -- the reads -----------------------------------------------------------------------------
 
-    def read(self, due, active, now):
-        """One read of each server ``due`` (by their pages, or alone); returns the requests it cost.
+    def look(self, active, when):
+        """The early look: the pages of the servers due by ``when``, read now; returns their indexes.
+
+        It settles each waiting server on them whose outcome shows (settle_if_shown) and judges nothing
+        else; a failed read changes nothing (the pass at ``when`` reads them again).
+        """
+        gathered = [server for server in active if self.due(server) <= when + EPSILON]
+        indexes = set(self.pages.page_of[server.id] for server in gathered)
+        try:
+            with self.limit(gathered):
+                fresh = self.pages.read_again(indexes)
+        except PanelError:
+            return indexes
+        for server in active:
+            if server.id in fresh:
+                self.settle_if_shown(server, fresh[server.id])
+        return indexes
+
+    def settle_if_shown(self, server, read):
+        """A read not made to judge ``server`` settles it only when it shows its outcome, and changes nothing else.
+
+        Its convergence is tried on a copy: a read too soon after an answer must neither call an agent late
+        nor count towards the reads that judge it (Convergence.same_uptime_reads).
+        """
+        if server.stage != WAITING:
+            return
+        trial = copy.copy(server.convergence)
+        if trial.observe(read.server, read.started):
+            server.convergence = trial
+            server.take(read)
+            self.run.converged(server)
+
+    def read(self, due, active, now, riders=()):
+        """One read of each server ``due`` (by their pages, or alone), and of the pages ``riders``; returns the requests it cost.
 
         A page read for servers due also judges every other ``active`` server on it that is ripe
         (they are read together from then on), and settles an unripe one whose outcome it shows.
@@ -133,10 +196,14 @@ class FollowUp(object):
         reads, run = self.pages, self.run
         due_ids = set(server.id for server in due)
         by_page = collections.OrderedDict((reads.page_of[s.id], []) for s in due if s.id in reads.page_of)
+        for index in sorted(riders):
+            by_page.setdefault(index, [])
         alone = [server for server in due if server.id not in reads.page_of]
         for server in active:
             if reads.page_of.get(server.id) in by_page:
                 by_page[reads.page_of[server.id]].append(server)
+        for index in [index for index, on_page in by_page.items() if not on_page]:
+            del by_page[index]  # a rider page the early look left no server on
         for index, on_page in by_page.items():
             judged = [server for server in on_page if server.id in due_ids or self.ripe(server, now)]
             try:
@@ -153,9 +220,8 @@ class FollowUp(object):
                     continue
                 if server in judged:
                     run.observe(server, read)
-                elif server.stage == WAITING and server.convergence.observe(read.server, read.started):
-                    server.take(read)
-                    run.converged(server)
+                else:
+                    self.settle_if_shown(server, read)
         for server in alone:
             self.read_alone(server)
         return len(by_page) + len(alone)
