@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
-from ansible.errors import AnsibleFilterError
+from ansible.errors import AnsibleError, AnsibleFilterError
 
 from ansible_collections.gamepanel.panel.plugins.module_utils._engine.messages import queued_entry
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import ACCOUNT_VARIABLE
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_accounts import account_label
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import CONNECTION_VARIABLE
 
 # The order results are listed in: what needs attention first.
 RESULTS = ("failed", "skipped", "restarted", "started", "unchanged")
@@ -15,7 +17,11 @@ OUTCOME_FACT = "gamepanel_outcome"
 
 
 def _host_facts(hostvars, hosts):
-    """``{host: (outcome or None, account or None)}``, each host's variables looked up once: Ansible builds them on each lookup."""
+    """``{host: (outcome or None, account or None)}``, each host's variables looked up once: Ansible builds them on each lookup.
+
+    The account is the one server_control names the host's server by (its label: gamepanel_account, else the
+    base_url of gamepanel_connection, else "default").
+    """
     found = {}
     for host in hosts:
         try:
@@ -26,9 +32,33 @@ def _host_facts(hostvars, hosts):
             found[host] = (None, None)
             continue
         outcome = variables.get(OUTCOME_FACT)
-        found[host] = (
+        found[host] = (outcome if isinstance(outcome, dict) and outcome.get("result") else None, _account(variables))
+    return found
+
+
+def _account(variables):
+    """The host's account as server_control labels it; its connection is looked at only without gamepanel_account."""
+    account = variables.get(ACCOUNT_VARIABLE)
+    if account:
+        return account_label(account, None)
+    try:
+        return account_label(None, variables.get(CONNECTION_VARIABLE))
+    except AnsibleError:
+        return account_label(None, None)  # a connection that does not template is the control task's to report
+
+
+def _recorded_facts(recorded, batch):
+    """``{host: (outcome, account)}`` of the hosts of ``batch`` that the batch's record loop (``recorded``) names."""
+    found, batch = {}, set(batch or ())
+    for item in (recorded or {}).get("results") or ():
+        entry = item.get("item") if isinstance(item, dict) else None
+        value = (entry or {}).get("value") if isinstance(entry, dict) else None
+        if not isinstance(value, dict) or entry.get("key") not in batch or not value.get("account"):
+            continue
+        outcome = value.get("outcome")
+        found[entry["key"]] = (
             outcome if isinstance(outcome, dict) and outcome.get("result") else None,
-            variables.get(ACCOUNT_VARIABLE),
+            value["account"],
         )
     return found
 
@@ -42,7 +72,7 @@ def _took(elapsed):
 
 
 def _account_lines(hosts, facts, by_result):
-    """One line per account when the hosts belong to several (gamepanel_account): its counts, or nothing."""
+    """One line per account when the hosts belong to several (as server_control labels them): its counts, or nothing."""
     account_of = dict((host, facts[host][1]) for host in hosts)
     accounts = sorted(set(str(account) for account in account_of.values() if account))
     if len(accounts) < 2:
@@ -80,7 +110,7 @@ def _this_runs(outcome, run):
     return None
 
 
-def fleet_summary(hosts, hostvars, job="fleet job", batch=None, run=None):
+def fleet_summary(hosts, hostvars, job="fleet job", batch=None, run=None, recorded=None):
     """Counts and per-result host lists of ``hosts`` (the play's hosts); see fleet_summary.yml."""
     if not isinstance(hosts, (list, tuple)):
         raise AnsibleFilterError(
@@ -89,7 +119,8 @@ def fleet_summary(hosts, hostvars, job="fleet job", batch=None, run=None):
     by_result = dict((result, []) for result in RESULTS)
     not_reached, canaries, paces = [], [], []
     play_hosts = set(hosts)
-    facts = _host_facts(hostvars, list(hosts) + [host for host in (batch or []) if host not in play_hosts])
+    facts = _recorded_facts(recorded, batch)  # the batch's own hosts, without a lookup of their variables
+    facts.update(_host_facts(hostvars, [host for host in list(hosts) + list(batch or ()) if host not in facts]))
     reached = _reached(hosts, batch)
     for index, host in enumerate(hosts):
         outcome = _this_runs(facts[host][0], run) if index < reached else None

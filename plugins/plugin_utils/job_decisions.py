@@ -113,9 +113,10 @@ def outcomes(
     canary_lost_before=None,
     run=None,
 ):
-    """Every host of a batch: ``{host: {"outcome", "ledger", "canary_sent", "canary_lost", "job"}}``.
+    """Every host of a batch: ``{host: {"outcome", "ledger", "account", "canary_sent", "canary_lost", "job"}}``.
 
-    ``outcome``: the host's gamepanel_outcome; ``ledger``: its server's entries, or None; ``job``: the job's name.
+    ``outcome``: the host's gamepanel_outcome; ``ledger``: its server's entries, or None; ``account``: the
+    account its line names (server_control's label), or None; ``job``: the job's name.
 
     ``control``: the registered result of the job's server_control task (``hosts``); ``starts``: that of
     maintenance's second task (its starts), if it ran. A task that failed whole (no ``servers``) fails
@@ -137,11 +138,18 @@ def outcomes(
     lost_now = _lost_canary(control) or _lost_canary(starts) or {}
     lost = lost_before or list(lost_now.get("ids") or ()) or None
 
-    def recorded(outcome, ledger=None):
-        """What the record step sets on a host, and what the next batch reads of this job on it."""
+    def recorded(outcome, ledger=None, account=None):
+        """What the record step sets on a host, and what the next batch (and the summary) read of this job on it."""
         if run is not None:
             outcome = dict(outcome, run=run)
-        return {"outcome": outcome, "ledger": ledger, "canary_sent": sent, "canary_lost": lost, "job": job.name}
+        return {
+            "outcome": outcome,
+            "ledger": ledger,
+            "account": account,
+            "canary_sent": sent,
+            "canary_lost": lost,
+            "job": job.name,
+        }
 
     if failure is not None:
         failed = _failed(job, (failure or {}).get("msg"), None, 0.0)
@@ -163,7 +171,7 @@ def outcomes(
         if job.name == "maintenance" and _held_on_first_read(line, HELD_BY_STATUS):
             registered, state, line = _maintenance_start(host, line, settings, control, second, second_lines)
         result = _outcome(job, state, settings, registered, line, host, check_mode)
-        found[host] = recorded(result, ((registered or {}).get("ledger") or {}).get(host))
+        found[host] = recorded(result, ((registered or {}).get("ledger") or {}).get(host), (line or {}).get("account"))
     return found
 
 

@@ -134,7 +134,9 @@ def test_check_mode_says_what_each_job_would_do_and_sends_nothing(ansible, emula
         "pending": None,
         "canary": "Check mode: the canary would be mc-02.",
         "pace": "paced at 120 requests a minute (rate_limit)",
+        "run": outcomes(run)["mc-02"]["run"],
     }
+    assert outcomes(run)["mc-02"]["run"]  # the ansible-playbook run that recorded it
     run = job(ansible, "ensure_online", extra_vars={"target": "mc-03"}, inventory=INVENTORY, check=True)
     assert run.rc == 0, run.describe()
     assert outcomes(run)["mc-03"]["reason"] == "would be started (check mode)"

@@ -108,3 +108,59 @@ def test_hosts_of_several_accounts_get_one_line_per_account():
 def test_one_account_gets_no_account_line():
     hostvars = {"eu_a": dict(outcome("restarted", "restarted"), gamepanel_account="eu")}
     assert fleet_summary(["eu_a"], hostvars, "rolling_restart")["lines"][1] == "restarted (1):"
+
+
+class LookedUp(dict):
+    """hostvars that remember which hosts' variables were looked up."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.looked_up = []
+
+    def __getitem__(self, host):
+        self.looked_up.append(host)
+        return super().__getitem__(host)
+
+
+def record_loop(**outcomes_by_host):
+    """The registered result of the record loop over the batch: ``host=(outcome, account)``."""
+    return {
+        "results": [
+            {"item": {"key": host, "value": {"outcome": found, "account": account}}}
+            for host, (found, account) in outcomes_by_host.items()
+        ]
+    }
+
+
+def test_the_batchs_own_hosts_come_from_its_record_and_only_the_hosts_before_it_are_looked_up():
+    hostvars = LookedUp(
+        eu_a=dict(outcome("restarted", "restarted earlier"), gamepanel_account="eu"),
+        eu_b=dict(outcome("restarted", "stale"), gamepanel_account="eu"),
+        us_a=dict(outcome("restarted", "stale"), gamepanel_account="us"),
+    )
+    recorded = record_loop(
+        eu_b=(outcome("skipped", "status offline: left alone")["gamepanel_outcome"], "eu"),
+        us_a=(outcome("failed", "timed out")["gamepanel_outcome"], "us"),
+    )
+    summary = fleet_summary(["eu_a", "eu_b", "us_a"], hostvars, "rolling_restart", ["eu_b", "us_a"], recorded=recorded)
+    assert hostvars.looked_up == ["eu_a"]
+    assert summary["lines"][:3] == [
+        "rolling_restart: 3 server(s): 1 failed, 1 skipped, 1 restarted",
+        "  account eu: 2 server(s): 1 skipped, 1 restarted",
+        "  account us: 1 server(s): 1 failed",
+    ]
+    assert summary["batch_failed"] == ["us_a"]
+
+
+def test_a_host_without_an_account_is_named_by_its_connections_base_url_as_server_control_names_it():
+    hostvars = {
+        "a": dict(outcome("restarted", "restarted"), gamepanel_connection={"base_url": "https://eu.example/v1"}),
+        "b": dict(outcome("restarted", "restarted"), gamepanel_account="us"),
+        "c": outcome("restarted", "restarted"),
+    }
+    lines = fleet_summary(["a", "b", "c"], hostvars, "rolling_restart")["lines"]
+    assert lines[1:4] == [
+        "  account default: 1 server(s): 1 restarted",
+        "  account https://eu.example/v1: 1 server(s): 1 restarted",
+        "  account us: 1 server(s): 1 restarted",
+    ]
