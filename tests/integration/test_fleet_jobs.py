@@ -843,6 +843,27 @@ def test_with_a_fact_cache_a_host_failed_before_the_role_is_not_counted_with_an_
     assert "not reached (1): Survival" in lines, "\n".join(lines)
 
 
+def test_a_later_play_does_not_count_a_host_an_earlier_play_failed_with_that_plays_outcome(ansible, emulator):
+    """A host that failed in the first play is in none of the second play's batches: its summary names it not
+    reached, not failed with the first play's reason."""
+    inventory = (
+        "all:\n  hosts:\n    not-a-server:\n      ansible_connection: local\n"
+        "    Survival:\n      gamepanel_id: mc-01\n      ansible_connection: local\n"
+    )
+    play = rolling_restart_play(
+        rolling_restart_min_uptime=0, rolling_restart_max_players=None, rolling_restart_poll_interval=0.3, run_once=True
+    )
+    run = ansible.playbook(
+        play + "\n" + play.replace("name: Run the role", "name: Run the role again"), inventory=inventory
+    )
+    assert run.rc == 2, run.describe()
+    shown = [result["msg"] for _host, result in role_results(run, "Summary of the rolling restart")]
+    assert len(shown) == 2, run.describe()
+    assert shown[0][0] == "rolling_restart: 2 server(s): 1 failed, 1 restarted", "\n".join(shown[0])
+    assert shown[1][0] == "rolling_restart: 2 server(s): 1 restarted", "\n".join(shown[1])
+    assert "not reached (1): not-a-server" in shown[1], "\n".join(shown[1])
+
+
 def test_a_role_included_in_batches_sums_up_every_batch_of_its_run(ansible, emulator):
     """include_role makes the role anew for each batch: the summary still counts every batch of the run."""
     inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
