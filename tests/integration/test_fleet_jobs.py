@@ -864,6 +864,32 @@ def test_a_later_play_does_not_count_a_host_an_earlier_play_failed_with_that_pla
     assert "not reached (1): not-a-server" in shown[1], "\n".join(shown[1])
 
 
+def test_a_step_that_breaks_is_recorded_on_its_host_and_the_summary_names_the_others_not_reached(ansible, emulator):
+    """The shared steps' rescue, driven through the internal role with settings the outcomes cannot read (a bug
+    path no public role reaches): the host the step ran on records the failure and is failed by the fail step; the
+    others, failed with the run_once task by ansible-core, are named not reached."""
+    inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
+    play = (
+        "- name: The shared steps, broken\n  hosts: all\n  gather_facts: false\n  tasks:\n"
+        "    - name: Import them\n      ansible.builtin.import_role:\n        name: gamepanel.panel.internal_fleet_job\n"
+        "        rolespec_validate: false\n      run_once: true\n      vars:\n"
+        "        internal_fleet_job_name: rolling_restart\n"
+        "        internal_fleet_job_settings: [not, a, mapping]\n"
+        "        internal_fleet_job_control: {state: restarted, only_if_status: [online], min_uptime: 0, max_players: null,"
+        " poll_interval: 0.3, canary: 0}\n"
+        "        internal_fleet_job_tasks: {control: Restart, summary: Summary, fail: Fail}\n"
+    )
+    run = ansible.playbook(play, inventory=inventory)
+    assert run.rc == 2, run.describe()
+    found = outcomes(run)
+    assert sorted(found) == ["Survival"], found
+    assert found["Survival"]["result"] == "failed" and found["Survival"]["run"], found
+    lines = summary(run, "Summary")
+    assert lines[0] == "rolling_restart: 2 server(s): 1 failed", "\n".join(lines)
+    assert "not reached (1): Creative" in lines, "\n".join(lines)
+    assert sorted(host for host, result in role_results(run, "Fail") if result.get("failed")) == ["Survival"]
+
+
 def test_a_role_included_in_batches_sums_up_every_batch_of_its_run(ansible, emulator):
     """include_role makes the role anew for each batch: the summary still counts every batch of the run."""
     inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
