@@ -112,6 +112,7 @@ def outcomes(
     failure=None,
     canary_lost_before=None,
     run=None,
+    records_before=None,
 ):
     """Every host of a batch: ``{host: {"outcome", "ledger", "account", "canary_sent", "canary_lost", "job"}}``.
 
@@ -128,6 +129,9 @@ def outcomes(
     ``canary_lost``: the ids of the job's canary that did not come back, in this batch or an earlier one
     (``canary_lost_before``, when no task ran: every host is skipped, saying so), else None.
     ``run``: the run recording them (an opaque id), kept in each outcome as ``run`` (fleet_summary counts its own run's).
+    ``jobs``: the canary of every fleet job of the play so far (``{job: {canary_sent, canary_lost}}``), this
+    one's and those ``records_before`` carry (the records a batch read before it: those of this ``run`` count,
+    the later ones first), so that another fleet role recording after this one on a host passes this job's on.
     """
     job = job_of(job_name)
     settings = dict(settings or {})
@@ -137,6 +141,11 @@ def outcomes(
     lost_before = list(canary_lost_before or ())
     lost_now = _lost_canary(control) or _lost_canary(starts) or {}
     lost = lost_before or list(lost_now.get("ids") or ()) or None
+    jobs = {}
+    for before in records_before or ():
+        if isinstance(before, dict) and run is not None and before.get("run") == run:
+            jobs.update(before.get("jobs") or {})
+    jobs[job.name] = {"canary_sent": sent, "canary_lost": lost}
 
     def recorded(outcome, ledger=None, account=None):
         """What the record step sets on a host, and what the next batch (and the summary) read of this job on it."""
@@ -149,6 +158,8 @@ def outcomes(
             "canary_sent": sent,
             "canary_lost": lost,
             "job": job.name,
+            "jobs": jobs,
+            "run": run,
         }
 
     if failure is not None:

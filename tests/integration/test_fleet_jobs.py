@@ -890,6 +890,36 @@ def test_a_step_that_breaks_is_recorded_on_its_host_and_the_summary_names_the_ot
     assert sorted(host for host, result in role_results(run, "Fail") if result.get("failed")) == ["Survival"]
 
 
+TWO_FLEET_ROLES = """
+- name: Two fleet roles in one play
+  hosts: all
+  gather_facts: false
+  serial: 3
+  roles:
+    - role: gamepanel.panel.rolling_restart
+      run_once: true
+      rolling_restart_canary: 1
+      rolling_restart_min_uptime: 0
+      rolling_restart_poll_interval: 0.3
+    - role: gamepanel.panel.ensure_online
+      run_once: true
+      ensure_online_poll_interval: 0.3
+"""
+
+
+def test_two_fleet_roles_in_one_play_each_keep_their_own_canary_across_batches(ansible, fleet):
+    """ensure_online records after rolling_restart on every host of a batch: the next batch of rolling_restart
+    still knows its canary went out, and takes none again."""
+    limit = ",".join("srv-%05d" % number for number in range(1, 10))
+    run = ansible.playbook(TWO_FLEET_ROLES, inventory=INVENTORY, base_url=fleet.live_url, env=FORKS, limit=limit)
+    assert run.rc == 0, run.describe()
+    canaries = [
+        (result.get("canary") or {}).get("ids") or []
+        for _host, result in role_results(run, "Restart and wait for the uptime reset")
+    ]
+    assert len(canaries) == 3 and len(canaries[0]) == 1 and canaries[1:] == [[], []], canaries
+
+
 def test_a_role_included_in_batches_sums_up_every_batch_of_its_run(ansible, emulator):
     """include_role makes the role anew for each batch: the summary still counts every batch of the run."""
     inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"

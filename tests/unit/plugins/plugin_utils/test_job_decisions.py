@@ -233,6 +233,26 @@ def test_every_outcome_keeps_the_run_that_recorded_it_when_given_one():
     assert "run" not in fleet_outcomes(control, "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["outcome"]
 
 
+def test_every_record_carries_the_canary_of_each_job_of_its_run_on():
+    control = task(line(changed=True, converged=True), canary={"ids": ["mc-01"], "confirmed": True, "msg": "back"})
+    # rolling_restart's record of this batch, then ensure_online's, which records after it on the same host
+    first = fleet_outcomes(control, "rolling_restart", ROLLING, ["mc-01"], run="r")["mc-01"]
+    assert first["jobs"] == {"rolling_restart": {"canary_sent": True, "canary_lost": None}} and first["run"] == "r"
+    idle = task(line(in_state=True))
+    other = fleet_outcomes(idle, "ensure_online", ENSURE, ["mc-01"], run="r", records_before=[{}, first])["mc-01"]
+    assert other["jobs"] == {
+        "rolling_restart": {"canary_sent": True, "canary_lost": None},
+        "ensure_online": {"canary_sent": False, "canary_lost": None},
+    }
+    # another run's record (a fact cache, an earlier play) carries nothing on
+    stale = fleet_outcomes(idle, "ensure_online", ENSURE, ["mc-01"], run="s", records_before=[first])["mc-01"]
+    assert list(stale["jobs"]) == ["ensure_online"]
+    # the later record wins for the jobs both carry
+    older = dict(first, jobs={"rolling_restart": {"canary_sent": False, "canary_lost": None}})
+    both = fleet_outcomes(idle, "ensure_online", ENSURE, ["mc-01"], run="r", records_before=[older, first])["mc-01"]
+    assert both["jobs"]["rolling_restart"]["canary_sent"] is True
+
+
 def test_the_canary_and_the_pace_reach_the_outcomes_and_the_job_remembers_the_canary():
     canary = {"ids": ["mc-01"], "hosts": ["mc-01"], "confirmed": True, "msg": "The canary (mc-01) came back."}
     control = task(
