@@ -522,6 +522,8 @@ all:
       ansible_connection: local
 """
 
+# Survival and Creative, two servers of the emulator's fixture
+TWO_SERVERS = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
 
 @pytest.mark.parametrize(
     "role, variables, named",
@@ -634,7 +636,7 @@ def rolling_restart_play(**role_parameters):
 def test_a_failed_fleet_read_fails_the_batch_with_a_summary(ansible, emulator, run_once):
     # A static inventory, so that the only list request is the role's own, which the panel refuses.
     emulator.control.add_fault(kind="status", status=403, method="GET", path="^/servers$")
-    inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
+    inventory = TWO_SERVERS
     run = ansible.playbook(rolling_restart_play(run_once=run_once), inventory=inventory)
     assert run.rc == 2, run.describe()
     assert argument_check_hosts(run) == [["Survival"] if run_once else ["Creative", "Survival"]]
@@ -823,7 +825,7 @@ def test_with_a_fact_cache_a_host_failed_before_the_role_is_not_counted_with_an_
         "ANSIBLE_CACHE_PLUGIN_CONNECTION": str(tmp_path / "facts"),
         "ANSIBLE_CACHE_PLUGIN_TIMEOUT": "3600",
     }
-    inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
+    inventory = TWO_SERVERS
     play = rolling_restart_play(
         rolling_restart_min_uptime=0, rolling_restart_max_players=None, rolling_restart_poll_interval=0.3, run_once=True
     )
@@ -868,7 +870,7 @@ def test_a_step_that_breaks_is_recorded_on_its_host_and_the_summary_names_the_ot
     """The shared steps' rescue, driven through the internal role with settings the outcomes cannot read (a bug
     path no public role reaches): the host the step ran on records the failure and is failed by the fail step; the
     others, failed with the run_once task by ansible-core, are named not reached."""
-    inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
+    inventory = TWO_SERVERS
     play = (
         "- name: The shared steps, broken\n  hosts: all\n  gather_facts: false\n  tasks:\n"
         "    - name: Import them\n      ansible.builtin.import_role:\n        name: gamepanel.panel.internal_fleet_job\n"
@@ -907,7 +909,7 @@ TWO_FLEET_ROLES = """
 """
 
 
-def test_two_fleet_roles_in_one_play_each_keep_their_own_canary_across_batches(ansible, fleet):
+def test_two_fleet_roles_in_one_play_take_each_their_canary_in_the_first_batch_only(ansible, fleet):
     """ensure_online records after rolling_restart on every host of a batch: the next batch of rolling_restart
     still knows its canary went out, and takes none again."""
     limit = ",".join("srv-%05d" % number for number in range(1, 10))
@@ -922,7 +924,7 @@ def test_two_fleet_roles_in_one_play_each_keep_their_own_canary_across_batches(a
 
 def test_a_role_included_in_batches_sums_up_every_batch_of_its_run(ansible, emulator):
     """include_role makes the role anew for each batch: the summary still counts every batch of the run."""
-    inventory = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
+    inventory = TWO_SERVERS
     play = (
         "- name: Include the role\n  hosts: all\n  gather_facts: false\n  serial: 1\n  tasks:\n"
         "    - name: Restart\n      ansible.builtin.include_role:\n        name: gamepanel.panel.rolling_restart\n"
