@@ -525,6 +525,7 @@ all:
 # Survival and Creative, two servers of the emulator's fixture
 TWO_SERVERS = STATIC_INVENTORY + "    Creative:\n      gamepanel_id: mc-02\n      ansible_connection: local\n"
 
+
 @pytest.mark.parametrize(
     "role, variables, named",
     [
