@@ -118,7 +118,6 @@ def fleet_summary(hosts, hostvars, job="fleet job", batch=None, run=None, record
         )
     by_result = dict((result, []) for result in RESULTS)
     not_reached, canaries, paces = [], [], []
-    play_hosts = set(hosts)
     facts = _recorded_facts(recorded, batch)  # the batch's own hosts, without a lookup of their variables
     facts.update(_host_facts(hostvars, [host for host in list(hosts) + list(batch or ()) if host not in facts]))
     reached = _reached(hosts, batch)

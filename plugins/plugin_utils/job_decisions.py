@@ -131,7 +131,7 @@ def outcomes(
     ``run``: the run recording them (an opaque id), kept in each outcome as ``run`` (fleet_summary counts its own run's).
     ``jobs``: the canary of every fleet job of the play so far (``{job: {canary_sent, canary_lost}}``), this
     one's and those ``records_before`` carry (the records a batch read before it: those of this ``run`` count,
-    the later ones first), so that another fleet role recording after this one on a host passes this job's on.
+    a later one winning over an earlier), so that another fleet role recording after this one on a host passes this job's on.
     """
     job = job_of(job_name)
     settings = dict(settings or {})
