@@ -14,13 +14,17 @@ from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection imp
 # The order results are listed in: what needs attention first.
 RESULTS = ("failed", "skipped", "restarted", "started", "unchanged")
 OUTCOME_FACT = "gamepanel_outcome"
+# The fleet roles' record loop (registered on every host of its batch): with two fleet roles in one play, a
+# host's gamepanel_outcome is the last one's, and the record keeps the others' outcomes (other_jobs).
+RECORD_VARIABLE = "internal_fleet_job_recorded"
 
 
-def _host_facts(hostvars, hosts):
+def _host_facts(hostvars, hosts, job=None, run=None):
     """``{host: (outcome or None, account or None)}``, each host's variables looked up once: Ansible builds them on each lookup.
 
     The account is the one server_control names the host's server by (its label: gamepanel_account, else the
-    base_url of gamepanel_connection, else "default").
+    base_url of gamepanel_connection, else "default"). Given ``run``, a host whose gamepanel_outcome another
+    job recorded gives this job's outcome from its record, when the record has one.
     """
     found = {}
     for host in hosts:
@@ -31,9 +35,29 @@ def _host_facts(hostvars, hosts):
         if not hasattr(variables, "get"):
             found[host] = (None, None)
             continue
-        outcome = variables.get(OUTCOME_FACT)
-        found[host] = (outcome if isinstance(outcome, dict) and outcome.get("result") else None, _account(variables))
+        outcome = _outcome(variables.get(OUTCOME_FACT))
+        if run is not None and (outcome or {}).get("run") != run:
+            outcome = _recorded_outcome(variables.get(RECORD_VARIABLE), host, job) or outcome
+        found[host] = (outcome, _account(variables))
     return found
+
+
+def _outcome(value):
+    return value if isinstance(value, dict) and value.get("result") else None
+
+
+def _recorded_outcome(record, host, job):
+    """The outcome ``job`` recorded on ``host`` that its latest record (a registered record loop) keeps, or None."""
+    results = record.get("results") if hasattr(record, "get") else None
+    for item in results or ():
+        entry = item.get("item") if isinstance(item, dict) else None
+        if not isinstance(entry, dict) or entry.get("key") != host or not isinstance(entry.get("value"), dict):
+            continue
+        value = entry["value"]
+        if value.get("job") == job:
+            return _outcome(value.get("outcome"))
+        return _outcome((value.get("other_jobs") or {}).get(job))
+    return None
 
 
 def _account(variables):
@@ -55,11 +79,7 @@ def _recorded_facts(recorded, batch):
         value = (entry or {}).get("value") if isinstance(entry, dict) else None
         if not isinstance(value, dict) or entry.get("key") not in batch or not value.get("account"):
             continue
-        outcome = value.get("outcome")
-        found[entry["key"]] = (
-            outcome if isinstance(outcome, dict) and outcome.get("result") else None,
-            value["account"],
-        )
+        found[entry["key"]] = (_outcome(value.get("outcome")), value["account"])
     return found
 
 
@@ -119,7 +139,9 @@ def fleet_summary(hosts, hostvars, job="fleet job", batch=None, run=None, record
     by_result = dict((result, []) for result in RESULTS)
     not_reached, canaries, paces = [], [], []
     facts = _recorded_facts(recorded, batch)  # the batch's own hosts, without a lookup of their variables
-    facts.update(_host_facts(hostvars, [host for host in list(hosts) + list(batch or ()) if host not in facts]))
+    facts.update(
+        _host_facts(hostvars, [host for host in list(hosts) + list(batch or ()) if host not in facts], job, run)
+    )
     reached = _reached(hosts, batch)
     for index, host in enumerate(hosts):
         outcome = _this_runs(facts[host][0], run) if index < reached else None

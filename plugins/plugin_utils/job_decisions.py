@@ -113,6 +113,8 @@ def outcomes(
     canary_lost_before=None,
     run=None,
     records_before=None,
+    play=None,
+    beside=None,
 ):
     """Every host of a batch: ``{host: {"outcome", "ledger", "account", "canary_sent", "canary_lost", "job"}}``.
 
@@ -128,10 +130,17 @@ def outcomes(
     ``failure``: the result of a step of the job that failed (the role's rescue): every host fails with it.
     ``canary_lost``: the ids of the job's canary that did not come back, in this batch or an earlier one
     (``canary_lost_before``, when no task ran: every host is skipped, saying so), else None.
-    ``run``: the run recording them (an opaque id), kept in each outcome as ``run`` (fleet_summary counts its own run's).
-    ``jobs``: the canary of every fleet job of the play so far (``{job: {canary_sent, canary_lost}}``), this
-    one's and those ``records_before`` carry (the records a batch read before it: those of this ``run`` count,
-    a later one winning over an earlier), so that another fleet role recording after this one on a host passes this job's on.
+    ``run``: this job's id in this play of this run (opaque), kept in each outcome as ``run`` (fleet_summary
+    counts the outcomes of its own) and in ``jobs``, where the job's next batch takes it from.
+    ``play``: the ansible-playbook run and play recording them (opaque), kept in each record as ``play``: only
+    records of the same ``play`` carry anything on.
+    ``jobs``: every fleet job of the play so far (``{job: {canary_sent, canary_lost, run}}``), this one's and
+    those ``records_before`` carry (the records a batch read before it, a later one winning over an earlier),
+    so that another fleet role recording after this one on a host passes this job's on.
+    ``beside``: the record loop's results on the batch's first host, where another fleet role of the play
+    may have just recorded this batch. Its ``jobs`` are carried on like ``records_before``. Each host's
+    ``other_jobs`` (``{job: outcome}``) keeps the outcomes the other fleet jobs of the play recorded on it:
+    gamepanel_outcome holds only the last one, and fleet_summary reads the others here.
     """
     job = job_of(job_name)
     settings = dict(settings or {})
@@ -141,13 +150,14 @@ def outcomes(
     lost_before = list(canary_lost_before or ())
     lost_now = _lost_canary(control) or _lost_canary(starts) or {}
     lost = lost_before or list(lost_now.get("ids") or ()) or None
+    beside_values = _record_values(beside, play)
     jobs = {}
-    for before in records_before or ():
-        if isinstance(before, dict) and run is not None and before.get("run") == run:
+    for before in list(records_before or ()) + list(beside_values.values())[:1]:
+        if isinstance(before, dict) and play is not None and before.get("play") == play:
             jobs.update(before.get("jobs") or {})
-    jobs[job.name] = {"canary_sent": sent, "canary_lost": lost}
+    jobs[job.name] = {"canary_sent": sent, "canary_lost": lost, "run": run}
 
-    def recorded(outcome, ledger=None, account=None):
+    def recorded(outcome, ledger=None, account=None, host=None):
         """What the record step sets on a host, and what the next batch (and the summary) read of this job on it."""
         if run is not None:
             outcome = dict(outcome, run=run)
@@ -160,17 +170,19 @@ def outcomes(
             "job": job.name,
             "jobs": jobs,
             "run": run,
+            "play": play,
+            "other_jobs": _other_jobs(beside_values.get(host), job.name),
         }
 
     if failure is not None:
         failed = _failed(job, (failure or {}).get("msg"), None, 0.0)
-        return dict((host, recorded(dict(failed))) for host in hosts)
+        return dict((host, recorded(dict(failed), host=host)) for host in hosts)
     if lost_before:
         reason = say.not_sent_reason(", ".join(lost_before))
-        return dict((host, recorded(_left(SKIPPED, reason))) for host in hosts)
+        return dict((host, recorded(_left(SKIPPED, reason), host=host)) for host in hosts)
     if not window.get("inside", True):
         reason = window.get("reason") or say.OUTSIDE_WINDOW
-        return dict((host, recorded(_left(SKIPPED, reason))) for host in hosts)
+        return dict((host, recorded(_left(SKIPPED, reason), host=host)) for host in hosts)
     first, second = _ran(control), _ran(starts)
     first_state = STARTED if job.name == "ensure_online" else RESTARTED
     # each task's lines by host, made once: a batch's hosts each look theirs up
@@ -182,7 +194,32 @@ def outcomes(
         if job.name == "maintenance" and _held_on_first_read(line, HELD_BY_STATUS):
             registered, state, line = _maintenance_start(host, line, settings, control, second, second_lines)
         result = _outcome(job, state, settings, registered, line, host, check_mode)
-        found[host] = recorded(result, ((registered or {}).get("ledger") or {}).get(host), (line or {}).get("account"))
+        ledger = ((registered or {}).get("ledger") or {}).get(host)
+        found[host] = recorded(result, ledger, (line or {}).get("account"), host)
+    return found
+
+
+def _record_values(results, play):
+    """``{host: record}`` of a record loop's ``results`` (a registered loop of set_fact) recorded in ``play``."""
+    found = {}
+    if play is None or not isinstance(results, (list, tuple)):
+        return found
+    for result in results:
+        item = result.get("item") if isinstance(result, dict) else None
+        value = item.get("value") if isinstance(item, dict) else None
+        if isinstance(value, dict) and value.get("play") == play:
+            found[item.get("key")] = value
+    return found
+
+
+def _other_jobs(record, job_name):
+    """The outcomes the other fleet jobs of the play recorded on a host (``record``: the latest on it), by job."""
+    if not record:
+        return {}
+    found = dict(record.get("other_jobs") or {})
+    if record.get("job") and isinstance(record.get("outcome"), dict):
+        found[record["job"]] = record["outcome"]
+    found.pop(job_name, None)
     return found
 
 

@@ -846,9 +846,12 @@ def test_with_a_fact_cache_a_host_failed_before_the_role_is_not_counted_with_an_
     assert "not reached (1): Survival" in lines, "\n".join(lines)
 
 
-def test_a_later_play_does_not_count_a_host_an_earlier_play_failed_with_that_plays_outcome(ansible, emulator):
+@pytest.mark.parametrize("second_play", ["Run the role again", "Run the role"])
+def test_a_later_play_does_not_count_a_host_an_earlier_play_failed_with_that_plays_outcome(
+    ansible, emulator, second_play
+):
     """A host that failed in the first play is in none of the second play's batches: its summary names it not
-    reached, not failed with the first play's reason."""
+    reached, not failed with the first play's reason; also when both plays have one name."""
     inventory = (
         "all:\n  hosts:\n    not-a-server:\n      ansible_connection: local\n"
         "    Survival:\n      gamepanel_id: mc-01\n      ansible_connection: local\n"
@@ -857,7 +860,7 @@ def test_a_later_play_does_not_count_a_host_an_earlier_play_failed_with_that_pla
         rolling_restart_min_uptime=0, rolling_restart_max_players=None, rolling_restart_poll_interval=0.3, run_once=True
     )
     run = ansible.playbook(
-        play + "\n" + play.replace("name: Run the role", "name: Run the role again"), inventory=inventory
+        play + "\n" + play.replace("name: Run the role", "name: " + second_play), inventory=inventory
     )
     assert run.rc == 2, run.describe()
     shown = [result["msg"] for _host, result in role_results(run, "Summary of the rolling restart")]
@@ -921,6 +924,23 @@ def test_two_fleet_roles_in_one_play_take_each_their_canary_in_the_first_batch_o
         for _host, result in role_results(run, "Restart and wait for the uptime reset")
     ]
     assert len(canaries) == 3 and len(canaries[0]) == 1 and canaries[1:] == [[], []], canaries
+    # each role's summary counts its own outcomes, though ensure_online's is the one each host holds last
+    records = role_task_runs(run, "Record the outcome")
+    assert len(records) == 6, run.describe()
+    for name, summary_task, entries in (
+        ("rolling_restart", "Summary of the rolling restart", records[0::2]),
+        ("ensure_online", "Summary of ensure online", records[1::2]),
+    ):
+        reasons = dict(
+            (target, facts["gamepanel_outcome"]["reason"])
+            for entry in entries
+            for host, result in entry["hosts"].items()
+            for target, facts in recorded(host, result)
+        )
+        lines = summary(run, summary_task)
+        assert lines[0].startswith("%s: 9 server(s): " % name), "\n".join(lines)
+        shown = dict(line.strip().split(": ", 1) for line in lines if line.startswith("  srv-"))
+        assert dict((host, reason.split(" [")[0]) for host, reason in shown.items()) == reasons, "\n".join(lines)
 
 
 def test_a_role_included_in_batches_sums_up_every_batch_of_its_run(ansible, emulator):

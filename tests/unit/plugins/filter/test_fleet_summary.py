@@ -82,6 +82,27 @@ def test_given_its_run_a_summary_counts_no_outcome_another_run_left_on_a_host_it
     assert fleet_summary(["a", "b", "c"], hostvars, "rolling_restart")["counts"]["restarted"] == 2
 
 
+def test_a_host_whose_outcome_another_job_recorded_counts_with_this_jobs_outcome_from_its_record():
+    # two fleet roles in one play: ensure_online recorded after rolling_restart on "a"; its record keeps rolling_restart's
+    restarted = dict(outcome("restarted", "restarted, uptime reset confirmed")["gamepanel_outcome"], run="r1")
+    online = dict(outcome("unchanged", "online already")["gamepanel_outcome"], run="e1")
+    record = {
+        "key": "a",
+        "value": {"job": "ensure_online", "outcome": online, "other_jobs": {"rolling_restart": restarted}},
+    }
+    hostvars = {
+        "a": {"gamepanel_outcome": online, "internal_fleet_job_recorded": {"results": [{"item": record}]}},
+        "b": {"gamepanel_outcome": dict(restarted, reason="restarted too")},
+    }
+    summary = fleet_summary(["a", "b"], hostvars, "rolling_restart", ["b"], run="r1")
+    assert summary["lines"][0] == "rolling_restart: 2 server(s): 2 restarted", summary["lines"]
+    assert "  a: restarted, uptime reset confirmed" in summary["lines"]
+    # the other job's summary counts its own outcome, the fact
+    assert fleet_summary(["a"], hostvars, "ensure_online", ["a"], run="e1")["counts"]["unchanged"] == 1
+    # a record without this job's outcome leaves the host not reached
+    assert fleet_summary(["a", "b"], hostvars, "maintenance", ["b"], run="m1")["counts"]["not_reached"] == 2
+
+
 def test_no_host_processed():
     assert fleet_summary(["d"], HOSTVARS)["lines"][0] == "fleet job: 1 server(s): none processed"
 

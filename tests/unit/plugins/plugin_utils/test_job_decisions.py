@@ -233,24 +233,56 @@ def test_every_outcome_keeps_the_run_that_recorded_it_when_given_one():
     assert "run" not in fleet_outcomes(control, "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["outcome"]
 
 
-def test_every_record_carries_the_canary_of_each_job_of_its_run_on():
+def loop_results(records):
+    """A registered record loop's results, as the next task reads them: ``{host: record}`` in its items."""
+    return [{"item": {"key": host, "value": value}} for host, value in records.items()]
+
+
+def test_every_record_carries_the_canary_and_the_run_of_each_job_of_its_play_on():
     control = task(line(changed=True, converged=True), canary={"ids": ["mc-01"], "confirmed": True, "msg": "back"})
     # rolling_restart's record of this batch, then ensure_online's, which records after it on the same host
-    first = fleet_outcomes(control, "rolling_restart", ROLLING, ["mc-01"], run="r")["mc-01"]
-    assert first["jobs"] == {"rolling_restart": {"canary_sent": True, "canary_lost": None}} and first["run"] == "r"
+    first = fleet_outcomes(control, "rolling_restart", ROLLING, ["mc-01"], run="r1", play="p")
+    assert first["mc-01"]["jobs"] == {"rolling_restart": {"canary_sent": True, "canary_lost": None, "run": "r1"}}
+    assert first["mc-01"]["play"] == "p" and first["mc-01"]["run"] == "r1"
     idle = task(line(in_state=True))
-    other = fleet_outcomes(idle, "ensure_online", ENSURE, ["mc-01"], run="r", records_before=[{}, first])["mc-01"]
-    assert other["jobs"] == {
-        "rolling_restart": {"canary_sent": True, "canary_lost": None},
-        "ensure_online": {"canary_sent": False, "canary_lost": None},
+    other = fleet_outcomes(idle, "ensure_online", ENSURE, ["mc-01"], run="e1", play="p", beside=loop_results(first))
+    assert other["mc-01"]["jobs"] == {
+        "rolling_restart": {"canary_sent": True, "canary_lost": None, "run": "r1"},
+        "ensure_online": {"canary_sent": False, "canary_lost": None, "run": "e1"},
     }
-    # another run's record (a fact cache, an earlier play) carries nothing on
-    stale = fleet_outcomes(idle, "ensure_online", ENSURE, ["mc-01"], run="s", records_before=[first])["mc-01"]
-    assert list(stale["jobs"]) == ["ensure_online"]
+    # another play's record (an earlier play, also one of the same name in another run) carries nothing on
+    stale = fleet_outcomes(
+        idle, "ensure_online", ENSURE, ["mc-01"], run="e2", play="q", records_before=[other["mc-01"]]
+    )
+    assert list(stale["mc-01"]["jobs"]) == ["ensure_online"]
     # the later record wins for the jobs both carry
-    older = dict(first, jobs={"rolling_restart": {"canary_sent": False, "canary_lost": None}})
-    both = fleet_outcomes(idle, "ensure_online", ENSURE, ["mc-01"], run="r", records_before=[older, first])["mc-01"]
-    assert both["jobs"]["rolling_restart"]["canary_sent"] is True
+    older = dict(first["mc-01"], jobs={"rolling_restart": {"canary_sent": False, "canary_lost": None, "run": "r1"}})
+    both = fleet_outcomes(
+        idle, "ensure_online", ENSURE, ["mc-01"], run="e1", play="p", records_before=[older], beside=loop_results(first)
+    )
+    assert both["mc-01"]["jobs"]["rolling_restart"]["canary_sent"] is True
+
+
+def test_a_record_keeps_the_outcomes_other_jobs_of_its_play_recorded_on_its_host_before_it():
+    restarted = task(line(changed=True, converged=True), line("mc-02", in_state=True))
+    first = fleet_outcomes(restarted, "rolling_restart", ROLLING, ["mc-01", "mc-02"], run="r1", play="p")
+    idle = task(line(in_state=True), line("mc-02", in_state=True))
+    second = fleet_outcomes(
+        idle, "ensure_online", ENSURE, ["mc-01", "mc-02"], run="e1", play="p", beside=loop_results(first)
+    )
+    assert second["mc-01"]["other_jobs"] == {"rolling_restart": first["mc-01"]["outcome"]}
+    assert second["mc-02"]["other_jobs"]["rolling_restart"]["result"] == "unchanged"
+    assert second["mc-01"]["outcome"]["run"] == "e1" and "ensure_online" not in second["mc-01"]["other_jobs"]
+    # the first job's next batch, with the second's record beside it: each job keeps only the others'
+    again = fleet_outcomes(
+        restarted, "rolling_restart", ROLLING, ["mc-01"], run="r1", play="p", beside=loop_results(second)
+    )
+    assert list(again["mc-01"]["other_jobs"]) == ["ensure_online"]
+    # a record of another play is nothing to keep
+    other_play = fleet_outcomes(
+        idle, "ensure_online", ENSURE, ["mc-01"], run="e2", play="q", beside=loop_results(first)
+    )
+    assert other_play["mc-01"]["other_jobs"] == {}
 
 
 def test_the_canary_and_the_pace_reach_the_outcomes_and_the_job_remembers_the_canary():
