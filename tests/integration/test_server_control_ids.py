@@ -140,8 +140,8 @@ def test_a_lost_answer_is_not_sent_again(ansible, emulator):
 
 
 def test_429_answers_are_retried_and_nothing_is_sent_twice(ansible, emulator):
-    emulator.control.add_fault(kind="status", status=429, method="POST", phase="before", count=2)
-    emulator.control.add_fault(kind="status", status=429, method="GET", phase="before", count=1)
+    emulator.control.add_fault(kind="status", status=429, method="POST", phase="before", count=2, retry_after=1)
+    emulator.control.add_fault(kind="status", status=429, method="GET", phase="before", count=1, retry_after=1)
     result = control(ansible, ids=["mc-02", "ark-01"], state="restarted")
     assert result["summary"]["converged"] == 2
     assert result["api"]["retries"] >= 3
