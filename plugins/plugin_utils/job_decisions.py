@@ -116,7 +116,7 @@ def outcomes(
     play=None,
     beside=None,
 ):
-    """Every host of a batch: ``{host: {"outcome", "ledger", "account", "canary_sent", "canary_lost", "job"}}``.
+    """Every host of a batch: ``{host: {"outcome", "ledger", "account", "job", "jobs", "play", "other_jobs"}}``.
 
     ``outcome``: the host's gamepanel_outcome; ``ledger``: its server's entries, or None; ``account``: the
     account its line names (server_control's label), or None; ``job``: the job's name.
@@ -124,19 +124,19 @@ def outcomes(
     ``control``: the registered result of the job's server_control task (``hosts``); ``starts``: that of
     maintenance's second task (its starts), if it ran. A task that failed whole (no ``servers``) fails
     every host of it with its message. ``window``: maintenance's time_window result (outside it no task
-    ran, every host is skipped with its reason). ``canary_sent``: whether the job's canary went out in
-    this batch or an earlier one (``canary_before``), for the next batch. The outcome of a canary's host
-    also holds ``canary`` (what the task said of its canary), that of a host the task acted on ``pace``.
+    ran, every host is skipped with its reason). The outcome of a canary's host also holds ``canary``
+    (what the task said of its canary), that of a host the task acted on ``pace``.
     ``failure``: the result of a step of the job that failed (the role's rescue): every host fails with it.
-    ``canary_lost``: the ids of the job's canary that did not come back, in this batch or an earlier one
-    (``canary_lost_before``, when no task ran: every host is skipped, saying so), else None.
     ``run``: this job's id in this play of this run (opaque), kept in each outcome as ``run`` (fleet_summary
     counts the outcomes of its own) and in ``jobs``, where the job's next batch takes it from.
     ``play``: the ansible-playbook run and play recording them (opaque), kept in each record as ``play``: only
     records of the same ``play`` carry anything on.
-    ``jobs``: every fleet job of the play so far (``{job: {canary_sent, canary_lost, run}}``), this one's and
-    those ``records_before`` carry (the records a batch read before it, a later one winning over an earlier),
-    so that another fleet role recording after this one on a host passes this job's on.
+    ``jobs``: every fleet job of the play so far, ``{job: {canary_sent, canary_lost, run}}``: whether its
+    canary went out, in this batch or an earlier one (``canary_before``); the ids of its canary that did not
+    come back, in this batch or an earlier one (``canary_lost_before``: no task ran, every host is skipped,
+    saying so), else None; its ``run``. This job's, and those ``records_before`` carry (the records a batch
+    read before it, a later one winning over an earlier), so that another fleet role recording after this
+    one on a host passes this job's on.
     ``beside``: the record loop's results on the batch's first host, where another fleet role of the play
     may have just recorded this batch. Its ``jobs`` are carried on like ``records_before``. Each host's
     ``other_jobs`` (``{job: outcome}``) keeps the outcomes the other fleet jobs of the play recorded on it:
@@ -165,11 +165,8 @@ def outcomes(
             "outcome": outcome,
             "ledger": ledger,
             "account": account,
-            "canary_sent": sent,
-            "canary_lost": lost,
             "job": job.name,
             "jobs": jobs,
-            "run": run,
             "play": play,
             "other_jobs": _other_jobs(beside_values.get(host), job.name),
         }

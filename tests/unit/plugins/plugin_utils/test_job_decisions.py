@@ -154,7 +154,7 @@ def test_maintenance_starts_come_from_its_second_task_after_the_restarts_canary(
     found = fleet_outcomes(restarts, "maintenance", settings, ["a", "b"], starts=starts)
     assert found["a"]["outcome"]["result"] == "restarted" and found["a"]["outcome"]["canary"] == canary["msg"]
     assert found["b"]["outcome"]["reason"] == "started, online confirmed"
-    assert found["a"]["canary_sent"] and found["b"]["canary_sent"]
+    assert found["a"]["jobs"]["maintenance"]["canary_sent"] and found["b"]["jobs"]["maintenance"]["canary_sent"]
     # the restarts' canary did not come back: the starts were not sent, and their hosts say why
     lost = task(line("a", failed=True, msg="timed out"), stopped, canary=dict(canary, confirmed=False))
     found = fleet_outcomes(lost, "maintenance", settings, ["a", "b"], starts={"skipped": True})
@@ -243,7 +243,7 @@ def test_every_record_carries_the_canary_and_the_run_of_each_job_of_its_play_on(
     # rolling_restart's record of this batch, then ensure_online's, which records after it on the same host
     first = fleet_outcomes(control, "rolling_restart", ROLLING, ["mc-01"], run="r1", play="p")
     assert first["mc-01"]["jobs"] == {"rolling_restart": {"canary_sent": True, "canary_lost": None, "run": "r1"}}
-    assert first["mc-01"]["play"] == "p" and first["mc-01"]["run"] == "r1"
+    assert first["mc-01"]["play"] == "p" and first["mc-01"]["outcome"]["run"] == "r1"
     idle = task(line(in_state=True))
     other = fleet_outcomes(idle, "ensure_online", ENSURE, ["mc-01"], run="e1", play="p", beside=loop_results(first))
     assert other["mc-01"]["jobs"] == {
@@ -293,11 +293,16 @@ def test_the_canary_and_the_pace_reach_the_outcomes_and_the_job_remembers_the_ca
     found = fleet_outcomes(control, "rolling_restart", ROLLING, ["mc-01", "mc-02"])
     assert found["mc-01"]["outcome"]["canary"] == canary["msg"] and found["mc-01"]["outcome"]["pace"]
     assert "canary" not in found["mc-02"]["outcome"] and "pace" not in found["mc-02"]["outcome"]
-    assert found["mc-02"]["canary_sent"] is True
+    assert found["mc-02"]["jobs"]["rolling_restart"]["canary_sent"] is True
     # a batch that could take none passes it on; one after it knows the job sent it
     idle = task(line(in_state=True), canary={"ids": [], "confirmed": None, "msg": "none"})
-    assert fleet_outcomes(idle, "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["canary_sent"] is False
-    assert fleet_outcomes(idle, "rolling_restart", ROLLING, ["mc-01"], canary_before=True)["mc-01"]["canary_sent"]
+    assert (
+        fleet_outcomes(idle, "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["jobs"]["rolling_restart"]["canary_sent"]
+        is False
+    )
+    assert fleet_outcomes(idle, "rolling_restart", ROLLING, ["mc-01"], canary_before=True)["mc-01"]["jobs"][
+        "rolling_restart"
+    ]["canary_sent"]
 
 
 def test_a_lost_canary_is_remembered_and_ends_the_job_in_the_batches_after_it():
@@ -305,12 +310,22 @@ def test_a_lost_canary_is_remembered_and_ends_the_job_in_the_batches_after_it():
     not_sent = "Not sent: the canary (mc-01) did not come back, so nothing else was sent."
     lost = task(line(failed=True, msg="timed out"), line("mc-02", skipped_reason=not_sent), canary=canary)
     found = fleet_outcomes(lost, "rolling_restart", ROLLING, ["mc-01", "mc-02"])
-    assert found["mc-01"]["canary_lost"] == ["mc-01"] and found["mc-02"]["canary_lost"] == ["mc-01"]
+    assert found["mc-01"]["jobs"]["rolling_restart"]["canary_lost"] == ["mc-01"] and found["mc-02"]["jobs"][
+        "rolling_restart"
+    ]["canary_lost"] == ["mc-01"]
     # a canary that came back, or none at all, leaves nothing lost
     came_back = task(line(changed=True, converged=True), canary=dict(canary, confirmed=True))
-    assert fleet_outcomes(came_back, "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["canary_lost"] is None
     assert (
-        fleet_outcomes(task(line(in_state=True)), "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["canary_lost"] is None
+        fleet_outcomes(came_back, "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["jobs"]["rolling_restart"][
+            "canary_lost"
+        ]
+        is None
+    )
+    assert (
+        fleet_outcomes(task(line(in_state=True)), "rolling_restart", ROLLING, ["mc-01"])["mc-01"]["jobs"][
+            "rolling_restart"
+        ]["canary_lost"]
+        is None
     )
     # a later batch (whose control task did not run) skips every host, and passes the loss on
     later = fleet_outcomes(
@@ -323,7 +338,10 @@ def test_a_lost_canary_is_remembered_and_ends_the_job_in_the_batches_after_it():
     )
     for host in ("mc-03", "mc-04"):
         assert later[host]["outcome"] == {"result": "skipped", "reason": not_sent, "elapsed": 0.0, "pending": None}
-        assert later[host]["canary_lost"] == ["mc-01"] and later[host]["canary_sent"] is True
+        assert (
+            later[host]["jobs"]["rolling_restart"]["canary_lost"] == ["mc-01"]
+            and later[host]["jobs"]["rolling_restart"]["canary_sent"] is True
+        )
     # the job's failure wins over it (a step that failed says what failed)
     failed = fleet_outcomes({}, "rolling_restart", {}, ["x"], failure={"msg": "boom"}, canary_lost_before=["mc-01"])
     assert failed["x"]["outcome"]["result"] == "failed"
