@@ -896,6 +896,36 @@ def test_a_step_that_breaks_is_recorded_on_its_host_and_the_summary_names_the_ot
     assert sorted(host for host, result in role_results(run, "Fail") if result.get("failed")) == ["Survival"]
 
 
+def test_a_host_rescued_in_an_earlier_play_does_not_make_a_later_plays_batch_count_as_failed(ansible, emulator):
+    """The rescue marks its batch as failed for the job's run only: a later play's batch led by that host still
+    sums up once, at the end, and fails no host."""
+    broken = (
+        "- name: The shared steps, broken, their failures cleared\n  hosts: all\n  gather_facts: false\n  tasks:\n"
+        "    - name: Run them\n      block:\n"
+        "        - name: Import them\n          ansible.builtin.import_role:\n"
+        "            name: gamepanel.panel.internal_fleet_job\n            rolespec_validate: false\n"
+        "          run_once: true\n          vars:\n"
+        "            internal_fleet_job_name: rolling_restart\n"
+        "            internal_fleet_job_settings: [not, a, mapping]\n"
+        "            internal_fleet_job_control: {state: restarted, only_if_status: [online], min_uptime: 0,"
+        " max_players: null, poll_interval: 0.3, canary: 0}\n"
+        "            internal_fleet_job_tasks: {control: Restart, summary: Summary, fail: Fail}\n"
+        "      rescue:\n        - name: Go on\n          ansible.builtin.meta: clear_host_errors\n"
+    )
+    later = rolling_restart_play(
+        rolling_restart_min_uptime=0, rolling_restart_max_players=None, rolling_restart_poll_interval=0.3, run_once=True
+    ).replace("gather_facts: false", "gather_facts: false\n  serial: 1")
+    run = ansible.playbook(broken + "\n" + later, inventory=TWO_SERVERS)
+    assert run.rc == 0, run.describe()
+    assert [
+        result["ansible_facts"]["gamepanel_outcome"]["result"]
+        for _host, result in role_results(run, "Record the failure")
+    ] == ["failed"], run.describe()
+    assert posts(emulator.control.counters()) == {"mc-01": 2, "mc-02": 2}  # one in each play
+    lines = summary(run, "Summary of the rolling restart")  # shown once: the first batch did not count as failed
+    assert lines[0] == "rolling_restart: 2 server(s): 2 restarted", "\n".join(lines)
+
+
 TWO_FLEET_ROLES = """
 - name: Two fleet roles in one play
   hosts: all
