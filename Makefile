@@ -289,12 +289,15 @@ format: $(call stamp,lint)
 	$(VENV)/lint/bin/black $(PYTHON_DIRS)
 
 # lint: ansible-lint, then import-linter's contracts (pyproject.toml, [tool.importlinter]) on the
-# installed collection: the layers of plugins/ and plugins/module_utils (docs/development.md, "The map").
+# installed collection: the layers of plugins/ and plugins/module_utils (docs/development.md, "The map"),
+# then pyflakes' checks (through flake8, which honours noqa comments) on every Python file.
 lint: $(COLL_DEP) $(call stamp,lint)
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --version
 	@$(ANSIBLE_ENV) PATH=$(ROOT)/$(VENV)/lint/bin:$$PATH $(VENV)/lint/bin/ansible-lint --offline --profile production
 	@echo "--> import-linter: the layers contracts of pyproject.toml"
 	@PYTHONPATH=$(COLLECTIONS_PATH) $(VENV)/lint/bin/lint-imports --no-cache --config pyproject.toml
+	@echo "--> flake8, pyflakes' checks (F): undefined and unused names, a name defined twice (a test that hides another)"
+	@$(VENV)/lint/bin/flake8 --select F --extend-exclude tests/output $(PYTHON_DIRS)
 
 # galaxy-importer writes importer_result.json into its working directory: run it in .tmp.
 galaxy-importer: $(COLL_DEP) $(call stamp,galaxy-importer)

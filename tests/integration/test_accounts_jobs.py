@@ -185,8 +185,8 @@ def test_the_report_shows_the_watchers_incidents_of_every_account_each_under_its
     sources = dict((account, watch(directory, account, ansible.state_dir)) for account in ("eu", "us"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GAMEPANEL_STATE_DIR", str(ansible.state_dir))
-        for source in sources.values():
-            assert source.poll() == []  # the baseline read
+        for watcher in sources.values():
+            assert watcher.poll() == []  # the baseline read
     crash_seen(sources, panels, ansible.state_dir, ["eu", "us", "eu"])
 
     run = run_job(ansible, panels, "report", directory=directory)

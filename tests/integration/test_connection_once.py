@@ -87,7 +87,7 @@ def test_a_job_with_the_connection_only_in_the_inventory_file_works(ansible, emu
     }
 
 
-def test_a_job_paces_at_the_inventory_files_rate_limit(ansible, fleet):
+def test_a_job_paces_at_the_inventory_files_rate_limit(ansible, fleet):  # noqa: F811 (the fixture, by name)
     """A Team token (600 a minute) and a job of more requests than the default 120 allows at once.
 
     With pages of one server every fleet read costs a request per server: the run needs well
