@@ -10,6 +10,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils._engine.messages i
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.inventory_naming import ACCOUNT_VARIABLE
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_accounts import account_label
 from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_connection import CONNECTION_VARIABLE
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_records import outcomes_by_job, record_items
 
 # The order results are listed in: what needs attention first.
 RESULTS = ("failed", "skipped", "restarted", "started", "unchanged")
@@ -49,14 +50,9 @@ def _outcome(value):
 def _recorded_outcome(record, host, job):
     """The outcome ``job`` recorded on ``host`` that its latest record (a registered record loop) keeps, or None."""
     results = record.get("results") if hasattr(record, "get") else None
-    for item in results or ():
-        entry = item.get("item") if isinstance(item, dict) else None
-        if not isinstance(entry, dict) or entry.get("key") != host or not isinstance(entry.get("value"), dict):
-            continue
-        value = entry["value"]
-        if value.get("job") == job:
-            return _outcome(value.get("outcome"))
-        return _outcome((value.get("other_jobs") or {}).get(job))
+    for key, value in record_items(results):
+        if key == host:
+            return _outcome(outcomes_by_job(value).get(job))
     return None
 
 
@@ -74,12 +70,9 @@ def _account(variables):
 def _recorded_facts(recorded, batch):
     """``{host: (outcome, account)}`` of the hosts of ``batch`` that the batch's record loop (``recorded``) names."""
     found, batch = {}, set(batch or ())
-    for item in (recorded or {}).get("results") or ():
-        entry = item.get("item") if isinstance(item, dict) else None
-        value = (entry or {}).get("value") if isinstance(entry, dict) else None
-        if not isinstance(value, dict) or entry.get("key") not in batch or not value.get("account"):
-            continue
-        found[entry["key"]] = (_outcome(value.get("outcome")), value["account"])
+    for host, value in record_items((recorded or {}).get("results")):
+        if host in batch and value.get("account"):
+            found[host] = (_outcome(value.get("outcome")), value["account"])
     return found
 
 

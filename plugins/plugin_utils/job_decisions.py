@@ -20,6 +20,7 @@ from ansible_collections.gamepanel.panel.plugins.module_utils._engine import mes
 from ansible_collections.gamepanel.panel.plugins.module_utils._engine.request import ACTION_FOR_STATE
 from ansible_collections.gamepanel.panel.plugins.module_utils._rules.convergence import DEFAULT_STOPPED_STATUSES
 from ansible_collections.gamepanel.panel.plugins.module_utils._rules.decision import HELD_BY_PLAYERS, HELD_BY_STATUS
+from ansible_collections.gamepanel.panel.plugins.plugin_utils.job_records import outcomes_by_job, record_items
 
 RESTARTED, STARTED, UNCHANGED, SKIPPED, FAILED = "restarted", "started", "unchanged", "skipped", "failed"
 
@@ -198,24 +199,14 @@ def outcomes(
 
 def _record_values(results, play):
     """``{host: record}`` of a record loop's ``results`` (a registered loop of set_fact) recorded in ``play``."""
-    found = {}
-    if play is None or not isinstance(results, (list, tuple)):
-        return found
-    for result in results:
-        item = result.get("item") if isinstance(result, dict) else None
-        value = item.get("value") if isinstance(item, dict) else None
-        if isinstance(value, dict) and value.get("play") == play:
-            found[item.get("key")] = value
-    return found
+    if play is None:
+        return {}
+    return dict((host, value) for host, value in record_items(results) if value.get("play") == play)
 
 
 def _other_jobs(record, job_name):
     """The outcomes the other fleet jobs of the play recorded on a host (``record``: the latest on it), by job."""
-    if not record:
-        return {}
-    found = dict(record.get("other_jobs") or {})
-    if record.get("job") and isinstance(record.get("outcome"), dict):
-        found[record["job"]] = record["outcome"]
+    found = outcomes_by_job(record) if record else {}
     found.pop(job_name, None)
     return found
 
