@@ -870,21 +870,27 @@ def test_a_later_play_does_not_count_a_host_an_earlier_play_failed_with_that_pla
     assert "not reached (1): not-a-server" in shown[1], "\n".join(shown[1])
 
 
+def broken_shared_steps(indent):
+    """The fleet roles' shared steps imported with settings the outcomes cannot read (a bug path no public role
+    reaches, so their rescue runs), as one task ``indent`` spaces in."""
+    task = (
+        "- name: Import them\n  ansible.builtin.import_role:\n    name: gamepanel.panel.internal_fleet_job\n"
+        "    rolespec_validate: false\n  run_once: true\n  vars:\n"
+        "    internal_fleet_job_name: rolling_restart\n"
+        "    internal_fleet_job_settings: [not, a, mapping]\n"
+        "    internal_fleet_job_control: {state: restarted, only_if_status: [online], min_uptime: 0, max_players: null,"
+        " poll_interval: 0.3, canary: 0}\n"
+        "    internal_fleet_job_tasks: {control: Restart, summary: Summary, fail: Fail}\n"
+    )
+    return "".join(" " * indent + line + "\n" for line in task.splitlines())
+
+
 def test_a_step_that_breaks_is_recorded_on_its_host_and_the_summary_names_the_others_not_reached(ansible, emulator):
     """The shared steps' rescue, driven through the internal role with settings the outcomes cannot read (a bug
     path no public role reaches): the host the step ran on records the failure and is failed by the fail step; the
     others, failed with the run_once task by ansible-core, are named not reached."""
     inventory = TWO_SERVERS
-    play = (
-        "- name: The shared steps, broken\n  hosts: all\n  gather_facts: false\n  tasks:\n"
-        "    - name: Import them\n      ansible.builtin.import_role:\n        name: gamepanel.panel.internal_fleet_job\n"
-        "        rolespec_validate: false\n      run_once: true\n      vars:\n"
-        "        internal_fleet_job_name: rolling_restart\n"
-        "        internal_fleet_job_settings: [not, a, mapping]\n"
-        "        internal_fleet_job_control: {state: restarted, only_if_status: [online], min_uptime: 0, max_players: null,"
-        " poll_interval: 0.3, canary: 0}\n"
-        "        internal_fleet_job_tasks: {control: Restart, summary: Summary, fail: Fail}\n"
-    )
+    play = "- name: The shared steps, broken\n  hosts: all\n  gather_facts: false\n  tasks:\n" + broken_shared_steps(4)
     run = ansible.playbook(play, inventory=inventory)
     assert run.rc == 2, run.describe()
     found = outcomes(run)
@@ -902,15 +908,8 @@ def test_a_host_rescued_in_an_earlier_play_does_not_make_a_later_plays_batch_cou
     broken = (
         "- name: The shared steps, broken, their failures cleared\n  hosts: all\n  gather_facts: false\n  tasks:\n"
         "    - name: Run them\n      block:\n"
-        "        - name: Import them\n          ansible.builtin.import_role:\n"
-        "            name: gamepanel.panel.internal_fleet_job\n            rolespec_validate: false\n"
-        "          run_once: true\n          vars:\n"
-        "            internal_fleet_job_name: rolling_restart\n"
-        "            internal_fleet_job_settings: [not, a, mapping]\n"
-        "            internal_fleet_job_control: {state: restarted, only_if_status: [online], min_uptime: 0,"
-        " max_players: null, poll_interval: 0.3, canary: 0}\n"
-        "            internal_fleet_job_tasks: {control: Restart, summary: Summary, fail: Fail}\n"
-        "      rescue:\n        - name: Go on\n          ansible.builtin.meta: clear_host_errors\n"
+        + broken_shared_steps(8)
+        + "      rescue:\n        - name: Go on\n          ansible.builtin.meta: clear_host_errors\n"
     )
     later = rolling_restart_play(
         rolling_restart_min_uptime=0, rolling_restart_max_players=None, rolling_restart_poll_interval=0.3, run_once=True
