@@ -997,3 +997,29 @@ def test_two_hosts_of_one_server_in_one_account_send_nothing(ansible, emulator):
     assert sorted(found) == ["Survival", "Survival-again"]
     assert all(outcome["result"] == "failed" and refusal in outcome["reason"] for outcome in found.values()), found
     assert emulator.control.counters()["posts"] == {}
+
+
+def test_a_later_play_of_the_same_name_over_other_hosts_sends_its_own_canary(ansible, fleet):
+    """Play 1 restarts srv-00001 (its canary). Play 2 has the same name, other hosts, batches of one and three, and
+    leaves the role out of its first batch (srv-00001): its first restart (srv-00002) is still its canary, and its
+    agent is gone, so srv-00003 and srv-00005 get nothing and the summary counts play 2's hosts only."""
+    control = fleet.control
+    control.disconnect("srv-00002")
+    playbook = (
+        "- name: Restart\n  hosts: srv-00001\n  gather_facts: false\n"
+        + ROLLING_RESTART_WITH_A_CANARY
+        + "- name: Restart\n  hosts: srv-00001,srv-00002,srv-00003,srv-00005\n"
+        + "  gather_facts: false\n  serial: [1, 3]\n  max_fail_percentage: 100\n  tasks:\n"
+        + "    - name: The role, left out of the first batch\n      ansible.builtin.include_role:\n"
+        + "        name: gamepanel.panel.rolling_restart\n"
+        + "      vars:\n        rolling_restart_canary: 1\n        rolling_restart_min_uptime: 0\n"
+        + "        rolling_restart_wait_timeout: 3\n        rolling_restart_poll_interval: 0.3\n"
+        + "      when: inventory_hostname != 'srv-00001'\n"
+    )
+    run = ansible.playbook(playbook, inventory=INVENTORY, base_url=fleet.live_url, env=FORKS)
+    assert run.rc == 2, run.describe()
+    assert posts(control.counters()) == {"srv-00001": 1, "srv-00002": 1}, (posts(control.counters()), run.describe())
+    shown = [result["msg"] for _host, result in role_results(run, "Summary of the rolling restart") if "msg" in result]
+    assert len(shown) == 2, run.describe()  # one summary for each play
+    assert "The canary (srv-00002) did not come back: nothing else was sent." in shown[1], "\n".join(shown[1])
+    assert not [line for line in shown[1] if line.strip().startswith("srv-00001")], "\n".join(shown[1])
