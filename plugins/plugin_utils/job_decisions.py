@@ -142,6 +142,8 @@ def outcomes(
     may have just recorded this batch. Its ``jobs`` are carried on like ``records_before``. Each host's
     ``other_jobs`` (``{job: outcome}``) keeps the outcomes the other fleet jobs of the play recorded on it:
     gamepanel_outcome holds only the last one, and fleet_summary reads the others here.
+    ``batch_failed``, the same in every record: whether a host of the batch failed, so that a step after the
+    record reads one record instead of going over the batch's (once per host in a failed batch).
     """
     job = job_of(job_name)
     settings = dict(settings or {})
@@ -174,13 +176,13 @@ def outcomes(
 
     if failure is not None:
         failed = _failed(job, (failure or {}).get("msg"), None, 0.0)
-        return dict((host, recorded(dict(failed), host=host)) for host in hosts)
+        return _batch_marked(dict((host, recorded(dict(failed), host=host)) for host in hosts))
     if lost_before:
         reason = say.not_sent_reason(", ".join(lost_before))
-        return dict((host, recorded(_left(SKIPPED, reason), host=host)) for host in hosts)
+        return _batch_marked(dict((host, recorded(_left(SKIPPED, reason), host=host)) for host in hosts))
     if not window.get("inside", True):
         reason = window.get("reason") or say.OUTSIDE_WINDOW
-        return dict((host, recorded(_left(SKIPPED, reason), host=host)) for host in hosts)
+        return _batch_marked(dict((host, recorded(_left(SKIPPED, reason), host=host)) for host in hosts))
     first, second = _ran(control), _ran(starts)
     first_state = STARTED if job.name == "ensure_online" else RESTARTED
     # each task's lines by host, made once: a batch's hosts each look theirs up
@@ -194,7 +196,15 @@ def outcomes(
         result = _outcome(job, state, settings, registered, line, host, check_mode)
         ledger = ((registered or {}).get("ledger") or {}).get(host)
         found[host] = recorded(result, ledger, (line or {}).get("account"), host)
-    return found
+    return _batch_marked(found)
+
+
+def _batch_marked(records):
+    """``records`` (by host), each told whether a host of the batch failed (``batch_failed``)."""
+    failed = any(record["outcome"].get("result") == FAILED for record in records.values())
+    for record in records.values():
+        record["batch_failed"] = failed
+    return records
 
 
 def _record_values(results, play):

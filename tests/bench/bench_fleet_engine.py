@@ -16,6 +16,8 @@ runs with a fresh emulator state and a fresh state directory (rate budget, ledge
   rolling_restart  the role over the whole fleet in one batch (min_uptime 0), given run_once
                    as its README advises (ansible-core's argument check then runs once)
   rolling_restart_checked_per_host  the same without run_once: the argument check on every host
+  rolling_restart_one_failed  rolling_restart with the POST of the fleet's last server refused (400): a failed
+                   batch, whose fail step runs on every host (its floor: one more no-op)
   maintenance      the role over the whole fleet in one batch (restart_after 0), run_once
   ensure_online    the role over the whole fleet in one batch, every server stopped first, run_once
   restart_fleet    the ready playbook: one batch, its canary (one server) restarted and confirmed
@@ -87,6 +89,7 @@ JOBS = [
     "fast",
     "rolling_restart",
     "rolling_restart_checked_per_host",
+    "rolling_restart_one_failed",
     "maintenance",
     "ensure_online",
     "restart_fleet",
@@ -156,6 +159,7 @@ PLAYS = {
     "rolling_restart": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}),
     # without run_once on the role: ansible-core's argument check on every host
     "rolling_restart_checked_per_host": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}, run_once=False),
+    "rolling_restart_one_failed": role_play("rolling_restart", {"rolling_restart_min_uptime": 0}),
     "maintenance": role_play("maintenance", {"maintenance_restart_after": 0}),
     "ensure_online": role_play("ensure_online", {}),
     "restart_fleet": ready_play("restart_fleet"),
@@ -165,6 +169,9 @@ PLAYS = {
     "ids_second_consumer": IDS_PLAY,
 }
 CONSUMED_JOBS = ("second_consumer", "ids_second_consumer")
+# A failed batch fails each failed host by a task over every host of the batch: Ansible's round over the hosts
+# once more, so its floor holds the no-op twice.
+FAILED_JOB = "rolling_restart_one_failed"
 TASK_TIMES = Path(__file__).resolve().parent / "callback_plugins"
 
 
@@ -260,6 +267,9 @@ class EngineBench(Bench):
             )
             for variable in ("GAMEPANEL_BASE_URL", "GAMEPANEL_RATE_LIMIT"):
                 env.pop(variable)
+        if job == FAILED_JOB:
+            refused = "^/servers/%s/control$" % self.fleet()[-1]
+            self.emulator.control.add_fault(kind="status", status=400, method="POST", path=refused, phase="before")
         consumer = None
         if job in CONSUMED_JOBS:
             consumer = SecondConsumer(self.emulator.live_url, PLANS[plan] / 2.0)
@@ -269,7 +279,7 @@ class EngineBench(Bench):
             consumer.stop()
         if self.profile:
             self.print_task_times(log_name)
-        if rc != 0:
+        if rc != 0 and job != FAILED_JOB:
             self.keep_failed_servers(job, size, log_name)
         return self.engine_figures(job, size, plan, forks, wall, rc, peak_kib, noop_wall, consumer, log_name)
 
@@ -320,7 +330,7 @@ class EngineBench(Bench):
             )
             design_floor = job_design_floor(job, size, plan, forks, self.agents)
             if design_floor is not None:
-                design_floor += noop_wall
+                design_floor += noop_wall * (2 if job == FAILED_JOB else 1)
                 row.update(design_floor=round(design_floor, 1), design_ratio=round(wall / design_floor, 2))
         return row
 
@@ -336,16 +346,20 @@ def tasks_run(log_name):
 
 
 def job_design_floor(job, size, plan, forks, agents):
-    """The floor of a job whose design waits for agents more than once (None for the others), without the no-op.
+    """The floor of a job whose design waits for agents more than once or runs a second round over the hosts (None
+    for the others), without the no-op.
 
     One server_control task per host waits for its agent in every wave of ``forks`` hosts; the
-    ready playbook's canary is sent, checked in, booted and confirmed before the rest is sent.
+    ready playbook's canary is sent, checked in, booted and confirmed before the rest is sent; a failed
+    batch's floor is the true one, with the no-op counted twice by the caller.
     """
     checkin, boot = AGENTS[agents]
     if job == "task":
         return max(math.ceil(size / float(forks)) * (checkin + boot), true_floor(size, plan, agents))
     if job in ("restart_fleet", "restart_fleet_defaults"):
         return true_floor(size, plan, agents) + checkin + boot
+    if job == FAILED_JOB:
+        return true_floor(size, plan, agents)
     return None
 
 

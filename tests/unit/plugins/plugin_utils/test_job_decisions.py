@@ -213,6 +213,19 @@ def test_a_host_without_a_server_fails_alone_and_a_task_that_failed_whole_fails_
     assert [whole[host]["outcome"]["reason"] for host in "ab"] == ["The token was refused."] * 2
 
 
+def test_every_record_says_whether_a_host_of_its_batch_failed():
+    missing = line("not-a-server", id=None, failed=True, msg="no server")
+    failed = fleet_outcomes(task(missing, line("b", changed=True)), "rolling_restart", ROLLING, ["not-a-server", "b"])
+    assert [failed[host]["batch_failed"] for host in ("not-a-server", "b")] == [True, True]
+    passed = fleet_outcomes(task(line("a", changed=True, converged=True)), "rolling_restart", ROLLING, ["a"])
+    assert passed["a"]["batch_failed"] is False
+    rescued = fleet_outcomes({}, "rolling_restart", {}, ["a", "b"], failure={"msg": "broke"})
+    assert [rescued[host]["batch_failed"] for host in "ab"] == [True, True]
+    held = fleet_outcomes({}, "rolling_restart", ROLLING, ["a"], canary_lost_before=["mc-01"])
+    outside = fleet_outcomes({}, "maintenance", MAINTENANCE, ["a"], window={"inside": False, "reason": "closed"})
+    assert (held["a"]["batch_failed"], outside["a"]["batch_failed"]) == (False, False)
+
+
 def test_a_step_that_failed_as_a_whole_fails_every_host_given_with_its_message():
     found = fleet_outcomes({}, "rolling_restart", {}, ["web-1"], failure={"msg": "The read broke."})
     assert found["web-1"]["outcome"] == {
