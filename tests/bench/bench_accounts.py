@@ -13,6 +13,11 @@ state directory. The accounts run at once, each at its own token's pace, so two 
 about the time of one: the ratio two / one is the figure (the target is at most 1.15). Every
 server is restarted exactly once, and each panel sees its own token only: both are checked and
 printed. Nothing about time is asserted.
+
+Beside each run, a one-task no-op over the same hosts: what Ansible itself costs for them. Each run's
+physical floor is the panel's part (bench_fleet_engine.job_design_floor of restart_fleet: the fleet read,
+the sends at the plan's limit, the canary's check-in and boot, then the rest's, a confirming read; the
+same for two accounts, which run at once) plus that no-op; each run's wall over its floor is printed too.
 """
 
 from __future__ import annotations
@@ -30,7 +35,8 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wrong-import-position
 from bench_setup import ansible_command, collections_path  # noqa: E402  pylint: disable=wrong-import-position
-from bench_fleet import ACCOUNT, PLANS  # noqa: E402  pylint: disable=wrong-import-position,import-error
+from bench_fleet import ACCOUNT, NOOP_PLAY, PLANS  # noqa: E402  pylint: disable=wrong-import-position,import-error
+from bench_fleet_engine import job_design_floor  # noqa: E402  pylint: disable=wrong-import-position,import-error
 
 TOKENS = {"eu": ("BENCH_EU_TOKEN", "gp-test-owner-control", "owner-control")}
 TOKENS["us"] = ("BENCH_US_TOKEN", "gp-test-admin-control", "admin-control")
@@ -68,12 +74,12 @@ def source(account, panel, plan):
     )
 
 
-def run(workdir, panels, accounts, args):
+def run(workdir, panels, accounts, args, text=PLAY):
     directory = Path(tempfile.mkdtemp(prefix="inventory-", dir=workdir))
     for account in accounts:
         (directory / ("%s.gamepanel.yml" % account)).write_text(source(account, panels[account], args.plan))
     play = directory.parent / "play.yml"
-    play.write_text(PLAY)
+    play.write_text(text)
     env = {
         "PATH": "/usr/bin:/bin",
         "ANSIBLE_COLLECTIONS_PATH": collections_path(workdir),
@@ -108,6 +114,8 @@ def restarted_once(panel, size):
 def main():
     args = parse_args()
     walls = {"one": [], "two": []}
+    to_floor = {"one": [], "two": []}
+    panel_part = job_design_floor("restart_fleet_defaults", args.size, args.plan, args.forks, args.agents)
     with tempfile.TemporaryDirectory(prefix="bench-accounts-") as workdir:
         with EmulatorProcess(fleet_size=args.size) as eu, EmulatorProcess(fleet_size=args.size) as us:
             panels = {"eu": eu, "us": us}
@@ -122,16 +130,36 @@ def main():
                     wall, rc = run(workdir, panels, accounts, args)
                     once = all(restarted_once(panels[account], args.size) for account in accounts)
                     tokens = [sorted(panels[account].control.counters()["requests"]) for account in accounts]
+                    noop, noop_rc = run(workdir, panels, accounts, args, text=NOOP_PLAY)
+                    floor = panel_part + noop
                     walls[name].append(wall)
+                    to_floor[name].append(wall / floor)
                     print(
-                        "run %d %-3s accounts=%d wall=%6.1f s rc=%d every server once=%s tokens=%s"
-                        % (repetition + 1, name, len(accounts), wall, rc, once, tokens),
+                        "run %d %-3s accounts=%d wall=%6.1f s rc=%d every server once=%s tokens=%s; "
+                        "no-op %.1f s (rc %d), floor %.1f s, wall / floor %.2f"
+                        % (
+                            repetition + 1,
+                            name,
+                            len(accounts),
+                            wall,
+                            rc,
+                            once,
+                            tokens,
+                            noop,
+                            noop_rc,
+                            floor,
+                            wall / floor,
+                        ),
                         flush=True,
                     )
     ratios = [two / one for one, two in zip(walls["one"], walls["two"])]
     for name in ("one", "two"):
         print("%-3s wall min / median / max: %.1f / %.1f / %.1f s" % ((name,) + spread(walls[name])))
     print("two / one ratio min / median / max: %.2f / %.2f / %.2f" % spread(ratios))
+    for name in ("one", "two"):
+        print(
+            "%-3s wall / its physical floor min / median / max: %.2f / %.2f / %.2f" % ((name,) + spread(to_floor[name]))
+        )
 
 
 def spread(values):
