@@ -174,15 +174,16 @@ def outcomes(
             "other_jobs": _other_jobs(beside_values.get(host), job.name),
         }
 
+    # a step that failed whole, a canary lost before, or outside the window: every host the same outcome
+    every = None
     if failure is not None:
-        failed = _failed(job, (failure or {}).get("msg"), None, 0.0)
-        return _batch_marked(dict((host, recorded(dict(failed), host=host)) for host in hosts))
-    if lost_before:
-        reason = say.not_sent_reason(", ".join(lost_before))
-        return _batch_marked(dict((host, recorded(_left(SKIPPED, reason), host=host)) for host in hosts))
-    if not window.get("inside", True):
-        reason = window.get("reason") or say.OUTSIDE_WINDOW
-        return _batch_marked(dict((host, recorded(_left(SKIPPED, reason), host=host)) for host in hosts))
+        every = _failed(job, (failure or {}).get("msg"), None, 0.0)
+    elif lost_before:
+        every = _left(SKIPPED, say.not_sent_reason(", ".join(lost_before)))
+    elif not window.get("inside", True):
+        every = _left(SKIPPED, window.get("reason") or say.OUTSIDE_WINDOW)
+    if every is not None:
+        return _batch_marked(dict((host, recorded(dict(every), host=host)) for host in hosts))
     first, second = _ran(control), _ran(starts)
     first_state = STARTED if job.name == "ensure_online" else RESTARTED
     # each task's lines by host, made once: a batch's hosts each look theirs up
