@@ -9,10 +9,10 @@ hour), each read by its own inventory source (``account``, ``hostname_prefix``, 
 its own variable). Each repetition runs the ready playbook ``restart_fleet`` with every default
 (its canary, then the rest in one batch; the fleet is up an hour, past the default
 ``rolling_restart_min_uptime``) first over one account alone, then over both, each with fresh
-emulator state and state directory. The accounts run at once, each at its own token's pace, so two should take
-about the time of one: the ratio two / one is the figure (the target is at most 1.15). Every
-server is restarted exactly once, and each panel sees its own token only: both are checked and
-printed. Nothing about time is asserted.
+emulator state and state directory. The accounts run at once, each at its own token's pace, so
+two should take about the time of one: the ratio two / one is the figure (the target is at most
+1.15). Every server is restarted exactly once, and each panel sees its own token only: both are
+checked and printed. Nothing about time is asserted.
 
 Beside each run, a one-task no-op over the same hosts: what Ansible itself costs for them. Each run's
 physical floor is the panel's part (bench_fleet_engine.job_design_floor of restart_fleet: the fleet read,
@@ -23,7 +23,6 @@ same for two accounts, which run at once) plus that no-op; each run's wall over 
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,6 +36,7 @@ from emulator.harness import EmulatorProcess  # noqa: E402  pylint: disable=wron
 from bench_setup import ansible_command, collections_path  # noqa: E402  pylint: disable=wrong-import-position
 from bench_fleet import ACCOUNT, NOOP_PLAY, PLANS  # noqa: E402  pylint: disable=wrong-import-position,import-error
 from bench_fleet_engine import job_design_floor  # noqa: E402  pylint: disable=wrong-import-position,import-error
+from bench_fleet_engine import spread  # noqa: E402  pylint: disable=wrong-import-position,import-error
 
 TOKENS = {"eu": ("BENCH_EU_TOKEN", "gp-test-owner-control", "owner-control")}
 TOKENS["us"] = ("BENCH_US_TOKEN", "gp-test-admin-control", "admin-control")
@@ -160,10 +160,6 @@ def main():
         print(
             "%-3s wall / its physical floor min / median / max: %.2f / %.2f / %.2f" % ((name,) + spread(to_floor[name]))
         )
-
-
-def spread(values):
-    return min(values), statistics.median(values), max(values)
 
 
 if __name__ == "__main__":

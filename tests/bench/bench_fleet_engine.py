@@ -399,6 +399,11 @@ def format_row(row):
     )
 
 
+def spread(values):
+    """``(min, median, max)`` of ``values``: how a figure of runs repeated in a row is reported."""
+    return min(values), statistics.median(values), max(values)
+
+
 def spread_lines(rows):
     """One line per job and row of the runs repeated in a row: wall and ratio to the floor, min / median / max."""
     runs = {}
@@ -407,8 +412,8 @@ def spread_lines(rows):
             runs.setdefault((row["job"], row["size"], row["plan"], row["forks"]), []).append(row)
     lines = []
     for (job, size, plan, forks), repeated in runs.items():
-        walls = sorted(row["wall"] for row in repeated)
-        ratios = sorted(row["ratio"] for row in repeated)
+        walls = spread([row["wall"] for row in repeated])
+        ratios = spread([row["ratio"] for row in repeated])
         lines.append(
             "# %s %d %s forks %d, %d runs in a row: wall %.1f / %.1f / %.1f s, ratio %.2f / %.2f / %.2f× (min / median / max), rc %s"
             % (
@@ -418,11 +423,11 @@ def spread_lines(rows):
                 forks,
                 len(repeated),
                 walls[0],
-                statistics.median(walls),
-                walls[-1],
+                walls[1],
+                walls[2],
                 ratios[0],
-                statistics.median(ratios),
-                ratios[-1],
+                ratios[1],
+                ratios[2],
                 ",".join(str(row["rc"]) for row in repeated),
             )
         )
